@@ -1,0 +1,219 @@
+//! The engine's position: a `shakmaty::Chess` plus an incrementally updated Zobrist key and the key
+//! history needed for repetition detection. Search and perft make and unmake moves through it.
+
+pub mod perft;
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{
+    CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position, Role, Square,
+};
+
+/// The Zobrist key of a position: shakmaty's `Zobrist64` with `EnPassantMode::PseudoLegal`.
+/// It is part of the seeding protocol (SPEC 4), so it must never change silently.
+pub fn zobrist(pos: &Chess) -> u64 {
+    let z: Zobrist64 = pos.zobrist_hash(EnPassantMode::PseudoLegal);
+    z.0
+}
+
+#[derive(Clone)]
+struct Undo {
+    pos: Chess,
+    key: u64,
+}
+
+/// A position with its history, made and unmade move by move.
+#[derive(Clone)]
+pub struct Game {
+    pos: Chess,
+    key: u64,
+    /// Keys of every earlier position of the game (oldest first), for repetition detection.
+    keys: Vec<u64>,
+    undo: Vec<Undo>,
+}
+
+impl Game {
+    pub fn new(pos: Chess) -> Game {
+        let key = zobrist(&pos);
+        Game {
+            pos,
+            key,
+            keys: Vec::with_capacity(256),
+            undo: Vec::with_capacity(128),
+        }
+    }
+
+    /// A game that starts at `root` and then plays `moves` (all assumed legal).
+    pub fn with_moves(root: Chess, moves: &[Move]) -> Game {
+        let mut g = Game::new(root);
+        for &m in moves {
+            g.make(m);
+        }
+        g.undo.clear();
+        g
+    }
+
+    #[inline]
+    pub fn pos(&self) -> &Chess {
+        &self.pos
+    }
+
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Number of moves made since the last `new`/`with_moves` (plies below the search root).
+    #[inline]
+    pub fn depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Plays a legal move, updating the key incrementally.
+    pub fn make(&mut self, m: Move) {
+        let before = self.pos.clone();
+        let old_key = self.key;
+        self.pos.play_unchecked(m);
+        let key = update_key(old_key, &before, &self.pos, m);
+        self.keys.push(old_key);
+        self.undo.push(Undo {
+            pos: before,
+            key: old_key,
+        });
+        self.key = key;
+    }
+
+    /// Passes the move (null move). Must not be called in check.
+    pub fn make_null(&mut self) {
+        let before = self.pos.clone();
+        let old_key = self.key;
+        let mut key = old_key ^ Zobrist64::zobrist_for_white_turn().0;
+        if let Some(ep) = before.ep_square(EnPassantMode::PseudoLegal) {
+            key ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+        }
+        // A null move cannot fail: swap_turn only rejects positions in check.
+        self.pos = before
+            .clone()
+            .swap_turn()
+            .unwrap_or_else(|_| before.clone());
+        self.keys.push(old_key);
+        self.undo.push(Undo {
+            pos: before,
+            key: old_key,
+        });
+        self.key = key;
+    }
+
+    pub fn unmake(&mut self) {
+        if let Some(u) = self.undo.pop() {
+            self.keys.pop();
+            self.pos = u.pos;
+            self.key = u.key;
+        }
+    }
+
+    /// True if the current position occurred before, within reach of the halfmove clock.
+    /// Inside the search tree (`ply` moves below the root) one earlier occurrence counts as a draw;
+    /// before the root two are needed (threefold repetition).
+    pub fn is_repetition(&self, ply: usize) -> bool {
+        let reach = self.pos.halfmoves() as usize;
+        let n = self.keys.len();
+        let mut count = 0;
+        let mut back = 2;
+        while back <= reach && back <= n {
+            if self.keys[n - back] == self.key {
+                if back <= ply {
+                    return true;
+                }
+                count += 1;
+                if count >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Draw by the 50-move rule (unless this very position is mate), repetition or insufficient material.
+    pub fn is_draw(&self, ply: usize) -> bool {
+        if self.pos.halfmoves() >= 100
+            && !(self.pos.is_check() && self.pos.legal_moves().is_empty())
+        {
+            return true;
+        }
+        self.is_repetition(ply) || self.pos.is_insufficient_material()
+    }
+}
+
+fn piece_key(sq: Square, p: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, p).0
+}
+
+/// Key of `after` = `before` + `m`, computed from the difference alone.
+fn update_key(mut key: u64, before: &Chess, after: &Chess, m: Move) -> u64 {
+    let us = before.turn();
+    let them = !us;
+    key ^= Zobrist64::zobrist_for_white_turn().0;
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            key ^= piece_key(from, role.of(us));
+            key ^= piece_key(to, promotion.unwrap_or(role).of(us));
+            if let Some(c) = capture {
+                key ^= piece_key(to, c.of(them));
+            }
+        }
+        Move::EnPassant { from, to } => {
+            key ^= piece_key(from, Role::Pawn.of(us));
+            key ^= piece_key(to, Role::Pawn.of(us));
+            key ^= piece_key(
+                Square::from_coords(to.file(), from.rank()),
+                Role::Pawn.of(them),
+            );
+        }
+        Move::Castle { king, rook } => {
+            let side = if rook.file() > king.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            let rank = king.rank();
+            key ^= piece_key(king, Role::King.of(us));
+            key ^= piece_key(rook, Role::Rook.of(us));
+            key ^= piece_key(
+                Square::from_coords(side.king_to_file(), rank),
+                Role::King.of(us),
+            );
+            key ^= piece_key(
+                Square::from_coords(side.rook_to_file(), rank),
+                Role::Rook.of(us),
+            );
+        }
+        Move::Put { .. } => {}
+    }
+    for color in [Color::White, Color::Black] {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if before.castles().has(color, side) != after.castles().has(color, side) {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    if let Some(ep) = before.ep_square(EnPassantMode::PseudoLegal) {
+        key ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+    }
+    if let Some(ep) = after.ep_square(EnPassantMode::PseudoLegal) {
+        key ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
+    }
+    key
+}
+
+/// The position with colours swapped and the board flipped vertically (for symmetry tests).
+pub fn mirror(pos: &Chess) -> Option<Chess> {
+    let setup = pos.to_setup(EnPassantMode::Legal).into_mirrored();
+    Chess::from_setup(setup, shakmaty::CastlingMode::Standard).ok()
+}

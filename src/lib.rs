@@ -1,0 +1,14 @@
+//! sparring: a UCI chess engine that plays at the strength and in the style you ask for,
+//! reproducibly, plus an engine-vs-engine match runner and a move-quality strength estimator.
+//!
+//! See `ARCHITECTURE.md` for the data flow between the modules.
+
+pub mod arena;
+pub mod board;
+pub mod estimate;
+pub mod eval;
+pub mod policy;
+pub mod profile;
+pub mod search;
+pub mod tablebase;
+pub mod uci;

@@ -1,0 +1,1 @@
+//! Choosing a move from scored root moves (SPEC 3).

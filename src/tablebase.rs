@@ -1,0 +1,1 @@
+//! Syzygy endgame tablebases (SPEC 10).
