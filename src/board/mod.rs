@@ -227,3 +227,16 @@ pub fn mirror(pos: &Chess) -> Option<Chess> {
     let setup = pos.to_setup(EnPassantMode::Legal).into_mirrored();
     Chess::from_setup(setup, shakmaty::CastlingMode::Standard).ok()
 }
+
+/// Parses a FEN (4 to 6 fields) into a legal standard-chess position. Positions whose check could
+/// not arise in a game (e.g. some composed double checks) are accepted: the rules still apply to
+/// them, and GUIs send them in analysis. Everything else shakmaty rejects is refused with a reason.
+pub fn parse_fen(text: &str) -> Result<Chess, String> {
+    let fen: shakmaty::fen::Fen = text
+        .trim()
+        .parse()
+        .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+    fen.into_position(shakmaty::CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .map_err(|e| format!("illegal position in FEN '{text}': {e}"))
+}

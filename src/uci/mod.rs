@@ -12,7 +12,7 @@ use crate::search::{Control, Info, Reporter, Searcher};
 use options::{Opt, Value};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, EnPassantMode, Move, Position};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -362,12 +362,7 @@ pub fn parse_position(args: &[&str]) -> Result<(Chess, String, Vec<Move>), Strin
             if text.is_empty() {
                 return Err("position fen: missing FEN".into());
             }
-            let fen: Fen = text
-                .parse()
-                .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
-            let c: Chess = fen
-                .into_position(CastlingMode::Standard)
-                .map_err(|e| format!("illegal position in FEN '{text}': {e}"))?;
+            let c = crate::board::parse_fen(&text)?;
             (c, text, &args[end..])
         }
         Some(other) => {
