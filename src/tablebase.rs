@@ -268,17 +268,18 @@ impl Tablebases {
         self.directories.clear();
         let spec = spec.trim();
         let mut report = TbLoadReport::default();
-        if spec.is_empty() || spec.eq_ignore_ascii_case("<empty>") {
+        let dirs: Vec<&str> = spec
+            .split(PATH_SEPARATOR)
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .collect();
+        if dirs.is_empty() || spec.eq_ignore_ascii_case("<empty>") {
             return Ok(report);
         }
 
         let mut wdl_files = BTreeSet::new();
         let mut dtz_files = BTreeSet::new();
-        for dir in spec
-            .split(PATH_SEPARATOR)
-            .map(str::trim)
-            .filter(|d| !d.is_empty())
-        {
+        for dir in dirs {
             match self.add_directory(dir, &mut wdl_files, &mut dtz_files) {
                 Ok((added, skipped)) => {
                     if !skipped.is_empty() {
