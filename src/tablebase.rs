@@ -181,7 +181,8 @@ impl RootMoveProbe {
 /// Table verdict on every legal root move, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootProbe {
-    /// All legal moves, sorted by `rank` (best first; ties keep legal-move order).
+    /// All legal moves, sorted by `rank` (best first; ties keep legal-move order). Never empty
+    /// when returned by [`Tablebases::probe_root`].
     pub moves: Vec<RootMoveProbe>,
     /// The halfmove clock that was taken into account (0 when not clock aware).
     pub halfmoves: u32,
