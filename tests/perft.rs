@@ -48,11 +48,7 @@ fn perft_start_position_depth_5() {
 #[test]
 fn kiwipete_with_key_checks() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    let pos: Chess = fen
-        .parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap();
+    let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
     let mut g = Game::new(pos);
     assert_eq!(perft(&mut g, 3, true), 97_862);
     assert_eq!(perft(&mut g, 4, false), 4_085_603);

@@ -17,18 +17,10 @@ pub const MAX_PHASE: i32 = 24;
 pub fn evaluate(pos: &Chess, cfg: &EvalConfig) -> i32 {
     let _ = cfg;
     let b = pos.board();
-    let vals = [
-        (Role::Pawn, 100),
-        (Role::Knight, 320),
-        (Role::Bishop, 330),
-        (Role::Rook, 500),
-        (Role::Queen, 950),
-    ];
+    let vals = [(Role::Pawn, 100), (Role::Knight, 320), (Role::Bishop, 330), (Role::Rook, 500), (Role::Queen, 950)];
     let mut v = 0;
     for (r, x) in vals {
-        v += x
-            * (b.by_piece(r.of(Color::White)).count() as i32
-                - b.by_piece(r.of(Color::Black)).count() as i32);
+        v += x * (b.by_piece(r.of(Color::White)).count() as i32 - b.by_piece(r.of(Color::Black)).count() as i32);
     }
     if pos.turn() == Color::White { v } else { -v }
 }
