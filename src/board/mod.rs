@@ -200,3 +200,30 @@ pub fn parse_fen(text: &str) -> Result<Chess, String> {
         .or_else(shakmaty::PositionError::ignore_impossible_check)
         .map_err(|e| format!("illegal position in FEN '{text}': {e}"))
 }
+
+/// Does the legal move `m` give check? (Exact: direct and discovered checks; castling and en
+/// passant are played out.)
+pub fn gives_check(pos: &Chess, m: Move) -> bool {
+    use shakmaty::Bitboard;
+    use shakmaty::attacks::{attacks, bishop_attacks, rook_attacks};
+    match m {
+        Move::Normal { role, from, to, promotion, .. } => {
+            let board = pos.board();
+            let us = pos.turn();
+            let Some(ksq) = board.king_of(!us) else { return false };
+            let occ = (board.occupied() & !Bitboard::from(from)) | Bitboard::from(to);
+            if attacks(to, promotion.unwrap_or(role).of(us), occ).contains(ksq) {
+                return true;
+            }
+            let ours = board.by_color(us) & !Bitboard::from(from);
+            let rq = (board.rooks() | board.queens()) & ours;
+            let bq = (board.bishops() | board.queens()) & ours;
+            (rook_attacks(ksq, occ) & rq).any() || (bishop_attacks(ksq, occ) & bq).any()
+        }
+        _ => {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            after.is_check()
+        }
+    }
+}

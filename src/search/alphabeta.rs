@@ -107,7 +107,15 @@ pub(super) fn run(
         return SearchResult { score, ..Default::default() };
     }
     let multipv = limits.multipv.max(1).min(w.root_moves.len());
-    let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
+    // `go mate N` alone searches deep enough for a mate in N (with room for checks), not forever.
+    let only_mate = limits.mate.is_some()
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.time.is_none()
+        && !limits.infinite;
+    let mate_depth = limits.mate.filter(|_| only_mate).map(|m| 2 * m as i32 + 4);
+    let max_depth = limits.depth.or(mate_depth).unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
     let mut completed: Vec<RootMove> = Vec::new();
     let mut completed_depth = 0;
     let mut completed_seldepth = 0;
@@ -487,7 +495,12 @@ impl Worker<'_> {
         while let Some((mv, order)) = picker.next_move() {
             let noisy = is_noisy(mv);
             // Pruning of late moves once a non-losing line exists.
-            if ply > 0 && best > -MATE_BOUND && self.has_non_pawn_material() {
+            // Quiet checks are kept: they are how mating attacks start.
+            if ply > 0
+                && best > -MATE_BOUND
+                && self.has_non_pawn_material()
+                && (noisy || !crate::board::gives_check(self.game.pos(), mv))
+            {
                 if !noisy && !in_check {
                     if depth <= LMP_DEPTH && searched as i32 >= lmp_limit {
                         continue;
