@@ -73,7 +73,7 @@ fn node_limit_is_exact_and_reproducible() {
         let (mv, lines) = e.bestmove(T);
         let nodes = last_info_nodes(&lines);
         assert!(nodes <= 20_000, "searched {nodes} nodes with go nodes 20000");
-        results.push((mv, lines.iter().filter(|l| l.starts_with("info depth")).cloned().count()));
+        results.push((mv, lines.iter().filter(|l| l.starts_with("info depth")).count()));
     }
     assert_eq!(results[0].0, results[1].0);
 }
