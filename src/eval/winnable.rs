@@ -56,7 +56,7 @@ fn scale_factor(info: &EvalInfo, strong: Color) -> i32 {
                 22 + 3 * popcnt(info.occ[s])
             };
         } else {
-            sf = sf.min(36 + 7 * pawns_s);
+            sf = sf.min(40 + 8 * pawns_s);
         }
     }
     sf.min(64)
@@ -76,12 +76,12 @@ pub fn eval(info: &EvalInfo, sum: S) -> (S, S) {
     let almost_unwinnable = passed == 0 && outflanking < 0 && !both_flanks;
     let complexity = (9 * passed
         + 11 * popcnt(pawns)
-        + 9 * outflanking
+        + 5 * outflanking
         + 12 * infiltration as i32
         + 21 * both_flanks as i32
         + 51 * pure_pawn as i32
-        - 43 * almost_unwinnable as i32
-        - 110)
+        - 30 * almost_unwinnable as i32
+        - 90)
         / 2;
     let v = eg.signum() * complexity.max(-eg.abs());
     let eg2 = eg + v;
