@@ -88,18 +88,34 @@ const KING: Table = [
 
 const TABLES: [&Table; 6] = [&PAWN, &KNIGHT, &BISHOP, &ROOK, &QUEEN, &KING];
 
+/// Value plus square bonus for each piece type on each square, from White's side
+/// (Black looks up the vertically flipped square). Built at compile time.
+const PSQ: [[S; 64]; 6] = {
+    let mut out = [[S::ZERO; 64]; 6];
+    let mut role = 0;
+    while role < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (r, f) = (sq / 8, sq % 8);
+            let f = if f < 4 { f } else { 7 - f };
+            let t = TABLES[role][r][f];
+            let v = if role < 5 { VALUE[role] } else { S::ZERO };
+            out[role][sq] = S(v.mg + t.mg, v.eg + t.eg);
+            sq += 1;
+        }
+        role += 1;
+    }
+    out
+};
+
 /// Material and piece-square score of colour `c`.
 pub fn eval(info: &EvalInfo, c: Color) -> S {
     let us = ci(c);
+    let flip = if us == 0 { 0 } else { 56 };
     let mut s = S::ZERO;
-    for (role, table) in TABLES.iter().enumerate() {
-        let b = info.pcs[us][role];
-        if role < 5 {
-            s += VALUE[role] * popcnt(b);
-        }
-        for sq in squares(b) {
-            let f = edge_distance(sq.file().to_u32());
-            s += table[rel_rank(c, sq) as usize][f];
+    for (role, table) in PSQ.iter().enumerate() {
+        for sq in squares(info.pcs[us][role]) {
+            s += table[sq.to_usize() ^ flip];
         }
     }
     s
