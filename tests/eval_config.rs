@@ -26,8 +26,7 @@ fn eval_config_disable_removes_exactly_the_group() {
             let mut off = cfg.clone();
             off.set_enabled(t, false);
             let v = evaluate_white(p, &off);
-            let expected =
-                (full.total - full.weighted[t.index()]).taper(full.phase) + full.tempo_white;
+            let expected = (full.total - full.weighted[t.index()]).taper(full.phase) + full.tempo_white;
             assert_eq!(v, expected, "{} off", t.name());
             // And the difference is that group's tapered part, up to taper rounding.
             let d = full.white_eval - v;
@@ -48,10 +47,7 @@ fn eval_config_winnable_off_removes_exactly_winnable() {
         let w = full.weighted[Term::Winnable.index()];
         assert_eq!(v, (full.total - w).taper(full.phase) + full.tempo_white);
         // The final evaluation is always the tapered sum of the weighted groups plus tempo.
-        assert_eq!(
-            full.white_eval,
-            full.total.taper(full.phase) + full.tempo_white
-        );
+        assert_eq!(full.white_eval, full.total.taper(full.phase) + full.tempo_white);
     }
 }
 
@@ -69,12 +65,7 @@ fn eval_config_weight_200_doubles_the_group() {
             dbl.mg_weight[i] = 200;
             dbl.eg_weight[i] = 200;
             let tr = trace(p, &dbl);
-            assert_eq!(
-                tr.weighted[i],
-                (full.white[i] - full.black[i]) * 2,
-                "{}",
-                t.name()
-            );
+            assert_eq!(tr.weighted[i], (full.white[i] - full.black[i]) * 2, "{}", t.name());
             assert_eq!(tr.white[i], full.white[i]);
             let expected = (full.total + full.weighted[i]).taper(full.phase) + full.tempo_white;
             assert_eq!(tr.white_eval, expected, "{}", t.name());
@@ -125,10 +116,7 @@ fn eval_trace_table() {
     }
     assert!(text.contains("Phase: 24/24"), "{text}");
     assert!(text.contains("Final evaluation:") && text.contains("(white side)"));
-    assert!(
-        text.contains("Disabled groups: Imbalance, Winnable"),
-        "{text}"
-    );
+    assert!(text.contains("Disabled groups: Imbalance, Winnable"), "{text}");
     let full = trace(&p, &EvalConfig::default()).to_string();
     assert!(full.contains("Disabled groups: none"));
     assert_eq!(full.matches("(off)").count(), 0);

@@ -14,36 +14,22 @@ fn net(fen: &str, t: Term) -> (i32, i32) {
 
 fn assert_positive(fen: &str, t: Term) {
     let (mg, eg) = net(fen, t);
-    assert!(
-        mg >= 0 && eg >= 0 && mg + eg > 0,
-        "{} should favour White in {fen}: mg {mg} eg {eg}",
-        t.name()
-    );
+    assert!(mg >= 0 && eg >= 0 && mg + eg > 0, "{} should favour White in {fen}: mg {mg} eg {eg}", t.name());
 }
 
 fn assert_negative(fen: &str, t: Term) {
     let (mg, eg) = net(fen, t);
-    assert!(
-        mg <= 0 && eg <= 0 && mg + eg < 0,
-        "{} should favour Black in {fen}: mg {mg} eg {eg}",
-        t.name()
-    );
+    assert!(mg <= 0 && eg <= 0 && mg + eg < 0, "{} should favour Black in {fen}: mg {mg} eg {eg}", t.name());
 }
 
 #[test]
 fn eval_term_material_extra_knight() {
-    assert_positive(
-        "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Term::Material,
-    );
+    assert_positive("rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Term::Material);
 }
 
 #[test]
 fn eval_term_imbalance_bishop_pair() {
-    assert_positive(
-        "2n1kb2/pppppppp/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1",
-        Term::Imbalance,
-    );
+    assert_positive("2n1kb2/pppppppp/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1", Term::Imbalance);
 }
 
 #[test]
@@ -51,10 +37,7 @@ fn eval_term_pawn_structure_isolated_and_doubled() {
     // White: isolated a-, c- and e-pawns; Black: a healthy a-b-c chain.
     assert_negative("4k3/ppp5/8/8/8/8/P1P1P3/4K3 w - - 0 1", Term::PawnStructure);
     // White doubled on the c-file.
-    assert_negative(
-        "4k3/pp3ppp/8/8/8/2P5/P1P2PPP/4K3 w - - 0 1",
-        Term::PawnStructure,
-    );
+    assert_negative("4k3/pp3ppp/8/8/8/2P5/P1P2PPP/4K3 w - - 0 1", Term::PawnStructure);
 }
 
 #[test]
@@ -80,10 +63,7 @@ fn eval_term_rook_open_file_and_seventh() {
     assert_positive("6k1/pppp1ppp/8/8/8/8/PPPP1PPP/4R1K1 w - - 0 1", Term::Rook);
     assert_positive("6k1/1R3ppp/8/8/8/8/5PPP/6K1 w - - 0 1", Term::Rook);
     // Rook boxed in on h1 by the uncastled king on f1.
-    assert_negative(
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4KNR w kq - 0 1",
-        Term::Rook,
-    );
+    assert_negative("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4KNR w kq - 0 1", Term::Rook);
 }
 
 #[test]
@@ -124,15 +104,9 @@ fn eval_term_passed_pawn_on_seventh() {
 
 #[test]
 fn eval_term_space_central_pawns() {
-    assert_positive(
-        "rnbqkbnr/pppppppp/8/8/2PPP3/8/PP3PPP/RNBQKBNR w KQkq - 0 1",
-        Term::Space,
-    );
+    assert_positive("rnbqkbnr/pppppppp/8/8/2PPP3/8/PP3PPP/RNBQKBNR w KQkq - 0 1", Term::Space);
     // No space term once the pieces are gone.
-    assert_eq!(
-        net("4k3/pppppppp/8/8/2PPP3/8/PP3PPP/4K3 w - - 0 1", Term::Space),
-        (0, 0)
-    );
+    assert_eq!(net("4k3/pppppppp/8/8/2PPP3/8/PP3PPP/4K3 w - - 0 1", Term::Space), (0, 0));
 }
 
 #[test]
@@ -157,24 +131,15 @@ fn eval_term_winnable_pushes_towards_and_away_from_zero() {
 #[test]
 fn eval_scores_are_sane() {
     let cfg = EvalConfig::default();
-    let start = evaluate(
-        &pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        &cfg,
-    );
+    let start = evaluate(&pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), &cfg);
     assert!((0..=30).contains(&start), "start {start}");
     // A clean extra pawn in simple endings.
-    for f in [
-        "6k1/5pp1/8/8/8/8/5PPP/6K1 w - - 0 1",
-        "6k1/5pp1/8/8/8/8/1R3PPP/1r4K1 w - - 0 1",
-    ] {
+    for f in ["6k1/5pp1/8/8/8/8/5PPP/6K1 w - - 0 1", "6k1/5pp1/8/8/8/8/1R3PPP/1r4K1 w - - 0 1"] {
         let v = evaluate_white(&pos(f), &cfg);
         assert!((70..=160).contains(&v), "extra pawn {v} in {f}");
     }
     // A piece up in the middlegame.
-    let v = evaluate_white(
-        &pos("rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-        &cfg,
-    );
+    let v = evaluate_white(&pos("rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), &cfg);
     assert!((250..=450).contains(&v), "extra knight {v}");
     // Side-to-move view is the negation of White's view when Black moves.
     let p = pos("rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");

@@ -15,14 +15,7 @@ pub const R: usize = 3;
 pub const Q: usize = 4;
 pub const K: usize = 5;
 
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
+const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
 /// How much a piece of each type that attacks the enemy king ring adds to the king danger.
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 78, 54, 46, 12, 0];
@@ -170,11 +163,7 @@ impl EvalInfo {
             let (us, them) = (ci(c), ci(!c));
             let low = rel_rank_bb(c, 1) | rel_rank_bb(c, 2);
             let stuck = pcs[us][P] & (down(c, all) | low);
-            info.mob_area[us] = !(stuck
-                | pcs[us][K]
-                | pcs[us][Q]
-                | (info.blockers[us] & occ[us])
-                | info.att[them][P]);
+            info.mob_area[us] = !(stuck | pcs[us][K] | pcs[us][Q] | (info.blockers[us] & occ[us]) | info.att[them][P]);
 
             // King ring: the king's neighbourhood, pushed off the edge, minus squares
             // doubly defended by own pawns.
@@ -182,8 +171,7 @@ impl EvalInfo {
             let f = k.file().to_u32().clamp(1, 6);
             let r = k.rank().to_u32().clamp(1, 6);
             let centre = sq_of(r * 8 + f);
-            let ring = (attacks::king_attacks(centre).0 | bit(centre))
-                & !pawn_double_attacks(c, pcs[us][P]);
+            let ring = (attacks::king_attacks(centre).0 | bit(centre)) & !pawn_double_attacks(c, pcs[us][P]);
             info.king_ring[us] = ring;
             info.ka_count[them] = popcnt(ring & info.att[them][P]);
         }
@@ -214,12 +202,7 @@ impl EvalInfo {
                     let m = popcnt(a & info.mob_area[us]);
                     info.mob[us] += mobility::bonus(role, m as usize);
                     if n < 16 {
-                        info.list[us][n] = PieceAtt {
-                            sq: s.to_u32() as u8,
-                            role: role as u8,
-                            mob: m as u8,
-                            att: a,
-                        };
+                        info.list[us][n] = PieceAtt { sq: s.to_u32() as u8, role: role as u8, mob: m as u8, att: a };
                         n += 1;
                     }
                 }

@@ -44,17 +44,9 @@ fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square) -> S {
     for f in centre - 1..=centre + 1 {
         let fb = file_bb(f);
         let b = ours & fb;
-        let our_rank = if b != 0 {
-            rel_rank(c, backmost(c, b))
-        } else {
-            0
-        };
+        let our_rank = if b != 0 { rel_rank(c, backmost(c, b)) } else { 0 };
         let b = theirs & fb;
-        let their_rank = if b != 0 {
-            rel_rank(c, backmost(c, b))
-        } else {
-            0
-        };
+        let their_rank = if b != 0 { rel_rank(c, backmost(c, b)) } else { 0 };
         let d = edge_distance(f);
         s += S(SHELTER[d][our_rank as usize], 0);
         if our_rank != 0 && our_rank == their_rank - 1 {
@@ -101,9 +93,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
     }
 
     // King danger.
-    let weak = info.att_all[them]
-        & !info.att2[us]
-        & (!info.att_all[us] | info.att[us][K] | info.att[us][Q]);
+    let weak = info.att_all[them] & !info.att2[us] & (!info.att_all[us] | info.att[us][K] | info.att[us][Q]);
     let safe = !info.occ[them] & (!info.att_all[us] | (weak & info.att2[them]));
     let occ_no_q = Bitboard(info.all ^ info.pcs[us][Q]);
     let rook_lines = attacks::rook_attacks(ksq, occ_no_q).0;
@@ -118,8 +108,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
     } else {
         unsafe_checks |= rook_lines & info.att[them][R];
     }
-    let queen_checks =
-        (rook_lines | bishop_lines) & info.att[them][Q] & safe & !info.att[us][Q] & !rook_checks;
+    let queen_checks = (rook_lines | bishop_lines) & info.att[them][Q] & safe & !info.att[us][Q] & !rook_checks;
     if queen_checks != 0 {
         danger += SAFE_CHECK[Q];
     }
@@ -136,11 +125,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         unsafe_checks |= knight_checks;
     }
 
-    let camp = rel_rank_bb(c, 0)
-        | rel_rank_bb(c, 1)
-        | rel_rank_bb(c, 2)
-        | rel_rank_bb(c, 3)
-        | rel_rank_bb(c, 4);
+    let camp = rel_rank_bb(c, 0) | rel_rank_bb(c, 1) | rel_rank_bb(c, 2) | rel_rank_bb(c, 3) | rel_rank_bb(c, 4);
     let flank = king_flank(ksq.file().to_u32());
     let b1 = info.att_all[them] & flank & camp;
     let b2 = b1 & info.att2[them];

@@ -10,13 +10,7 @@ use super::info::EvalInfo;
 use super::score::S;
 
 /// Piece values in centipawns: pawn, knight, bishop, rook, queen.
-pub const VALUE: [S; 5] = [
-    S(85, 105),
-    S(340, 310),
-    S(355, 330),
-    S(480, 540),
-    S(1000, 1010),
-];
+pub const VALUE: [S; 5] = [S(85, 105), S(340, 310), S(355, 330), S(480, 540), S(1000, 1010)];
 
 type Table = [[S; 4]; 8];
 

@@ -8,17 +8,8 @@ use super::bb::ci;
 use super::info::EvalInfo;
 use super::score::S;
 
-const KNIGHT: [S; 9] = [
-    S(-32, -40),
-    S(-24, -28),
-    S(-6, -14),
-    S(-2, -6),
-    S(2, 4),
-    S(6, 8),
-    S(10, 10),
-    S(14, 12),
-    S(18, 12),
-];
+const KNIGHT: [S; 9] =
+    [S(-32, -40), S(-24, -28), S(-6, -14), S(-2, -6), S(2, 4), S(6, 8), S(10, 10), S(14, 12), S(18, 12)];
 
 const BISHOP: [S; 14] = [
     S(-24, -30),

@@ -81,10 +81,7 @@ fn apply(cfg: &EvalConfig, t: Term, white: S, black: S) -> S {
         return S::ZERO;
     }
     let d = white - black;
-    S(
-        d.mg * cfg.mg_weight[i] as i32 / 100,
-        d.eg * cfg.eg_weight[i] as i32 / 100,
-    )
+    S(d.mg * cfg.mg_weight[i] as i32 / 100, d.eg * cfg.eg_weight[i] as i32 / 100)
 }
 
 #[inline(always)]
@@ -135,11 +132,7 @@ pub fn trace(pos: &Chess, cfg: &EvalConfig) -> Trace {
     let turn = pos.turn();
     let tempo_white = if turn == Color::White { TEMPO } else { -TEMPO };
     let white_eval = total.taper(phase) + tempo_white;
-    let stm_eval = if turn == Color::White {
-        white_eval
-    } else {
-        -white_eval
-    };
+    let stm_eval = if turn == Color::White { white_eval } else { -white_eval };
     Trace {
         white,
         black,
@@ -174,18 +167,9 @@ fn pawns(v: i32) -> String {
 
 impl fmt::Display for Trace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "           Term |    White    |    Black    |    Total    |"
-        )?;
-        writeln!(
-            f,
-            "                |   MG    EG  |   MG    EG  |   MG    EG  |"
-        )?;
-        writeln!(
-            f,
-            " ---------------+-------------+-------------+-------------+"
-        )?;
+        writeln!(f, "           Term |    White    |    Black    |    Total    |")?;
+        writeln!(f, "                |   MG    EG  |   MG    EG  |   MG    EG  |")?;
+        writeln!(f, " ---------------+-------------+-------------+-------------+")?;
         for t in Term::ALL {
             let i = t.index();
             write!(f, " {:>14} |", t.name())?;
@@ -209,10 +193,7 @@ impl fmt::Display for Trace {
             }
             writeln!(f)?;
         }
-        writeln!(
-            f,
-            " ---------------+-------------+-------------+-------------+"
-        )?;
+        writeln!(f, " ---------------+-------------+-------------+-------------+")?;
         writeln!(
             f,
             " {:>14} |             |             |{}{} |",
@@ -222,30 +203,14 @@ impl fmt::Display for Trace {
         )?;
         writeln!(f)?;
         writeln!(f, "Phase: {}/{}", self.phase, MAX_PHASE)?;
-        writeln!(
-            f,
-            "Tempo: {:+.2} (white side)",
-            self.tempo_white as f64 / 100.0
-        )?;
+        writeln!(f, "Tempo: {:+.2} (white side)", self.tempo_white as f64 / 100.0)?;
         writeln!(
             f,
             "Final evaluation: {:+.2} (white side), {:+.2} (side to move)",
             self.white_eval as f64 / 100.0,
             self.stm_eval as f64 / 100.0
         )?;
-        let off: Vec<&str> = Term::ALL
-            .into_iter()
-            .filter(|t| !self.enabled[t.index()])
-            .map(|t| t.name())
-            .collect();
-        writeln!(
-            f,
-            "Disabled groups: {}",
-            if off.is_empty() {
-                "none".to_string()
-            } else {
-                off.join(", ")
-            }
-        )
+        let off: Vec<&str> = Term::ALL.into_iter().filter(|t| !self.enabled[t.index()]).map(|t| t.name()).collect();
+        writeln!(f, "Disabled groups: {}", if off.is_empty() { "none".to_string() } else { off.join(", ") })
     }
 }

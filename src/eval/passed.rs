@@ -7,16 +7,7 @@ use super::bb::*;
 use super::info::{EvalInfo, Q, R};
 use super::score::S;
 
-const RANK_BONUS: [S; 8] = [
-    S(0, 0),
-    S(5, 14),
-    S(8, 16),
-    S(8, 20),
-    S(31, 36),
-    S(84, 88),
-    S(138, 130),
-    S(0, 0),
-];
+const RANK_BONUS: [S; 8] = [S(0, 0), S(5, 14), S(8, 16), S(8, 20), S(31, 36), S(84, 88), S(138, 130), S(0, 0)];
 const FILE_PENALTY: S = S(-5, -4);
 
 #[inline]
@@ -36,8 +27,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
             let w = 5 * r - 13;
             let block = up(c, bit(sq));
             let block_sq = sq_of(block.trailing_zeros());
-            let prox =
-                king_proximity(info, !c, block_sq) * 5 - king_proximity(info, c, block_sq) * 2;
+            let prox = king_proximity(info, !c, block_sq) * 5 - king_proximity(info, c, block_sq) * 2;
             bonus += S(0, prox * w / 2);
             if r != 6 {
                 let next = sq_of(up(c, block).trailing_zeros());

@@ -37,12 +37,11 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         let support = neighbours & down(c, rank_bb(sq.rank().to_u32()));
         // Backward: no friendly pawn behind or level on the adjacent files, and the advance is
         // stopped or controlled by enemy pawns.
-        let backward = neighbours & fill_backward(c, rank_bb(sq.rank().to_u32())) == 0
-            && stoppers & (lever_push | stop) != 0;
+        let backward =
+            neighbours & fill_backward(c, rank_bb(sq.rank().to_u32())) == 0 && stoppers & (lever_push | stop) != 0;
 
         if support | phalanx != 0 {
-            let k = CONNECTED[r as usize] * (2 + (phalanx != 0) as i32 - opposed as i32)
-                + SUPPORT * popcnt(support);
+            let k = CONNECTED[r as usize] * (2 + (phalanx != 0) as i32 - opposed as i32) + SUPPORT * popcnt(support);
             s += S(k, k * (r - 2) / 4);
         } else if neighbours == 0 {
             s += ISOLATED;

@@ -32,17 +32,11 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
             s += QUEEN_FILE;
         }
         if file & info.pcs[us][P] == 0 {
-            s += if file & info.pcs[them][P] == 0 {
-                OPEN_FILE
-            } else {
-                SEMI_OPEN_FILE
-            };
+            s += if file & info.pcs[them][P] == 0 { OPEN_FILE } else { SEMI_OPEN_FILE };
         } else if p.mob <= 3 && rel_rank(c, ksq) == 0 && (kf < 4) == (f < kf) {
             s += TRAPPED * (1 + no_castling as i32);
         }
-        if rel_rank(c, sq) == 6
-            && (rel_rank(c, info.ksq[them]) == 7 || info.pcs[them][P] & rel_rank_bb(c, 6) != 0)
-        {
+        if rel_rank(c, sq) == 6 && (rel_rank(c, info.ksq[them]) == 7 || info.pcs[them][P] & rel_rank_bb(c, 6) != 0) {
             s += SEVENTH;
         }
     }

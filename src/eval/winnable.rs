@@ -92,9 +92,5 @@ pub fn eval(info: &EvalInfo, sum: S) -> (S, S) {
         let sf = scale_factor(info, strong);
         adj += eg2 * sf / 64 - eg2;
     }
-    if adj > 0 {
-        (S(0, adj), S::ZERO)
-    } else {
-        (S::ZERO, S(0, -adj))
-    }
+    if adj > 0 { (S(0, adj), S::ZERO) } else { (S::ZERO, S(0, -adj)) }
 }

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod fmt;
 mod go;
 pub mod options;
+pub mod solve;
 
 use crate::board::{Game, perft};
 use crate::search::{Control, Info, Reporter, Searcher};

@@ -7,15 +7,12 @@ use shakmaty::{CastlingMode, Chess};
 /// Parses a FEN, accepting positions shakmaty calls "impossible check"; None when unusable.
 pub fn try_pos(fen: &str) -> Option<Chess> {
     let f: Fen = fen.parse().ok()?;
-    f.into_position(CastlingMode::Standard)
-        .or_else(shakmaty::PositionError::ignore_impossible_check)
-        .ok()
+    f.into_position(CastlingMode::Standard).or_else(shakmaty::PositionError::ignore_impossible_check).ok()
 }
 
 pub fn pos(fen: &str) -> Chess {
     let f: Fen = fen.parse().unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"));
-    f.into_position(CastlingMode::Standard)
-        .unwrap_or_else(|e| panic!("illegal FEN {fen}: {e}"))
+    f.into_position(CastlingMode::Standard).unwrap_or_else(|e| panic!("illegal FEN {fen}: {e}"))
 }
 
 /// Hand-written positions that always exist, whatever the shared data holds.
@@ -36,16 +33,11 @@ pub const HAND: [&str; 12] = [
 
 /// Positions from ../shared/data (perft suite and WAC), or None when the files are missing.
 pub fn shared_positions() -> Option<Vec<Chess>> {
-    let perft = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/perft/perftsuite-126.epd"
-    ))
-    .ok()?;
-    let wac = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/tactical/wac-300.epd"
-    ))
-    .ok()?;
+    let perft =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/perftsuite-126.epd"))
+            .ok()?;
+    let wac =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/tactical/wac-300.epd")).ok()?;
     let mut out = Vec::new();
     for line in perft.lines() {
         let fen = line.split(';').next().unwrap_or("").trim();
