@@ -130,8 +130,9 @@ fn regret(best: i32, score: i32) -> i32 {
 /// 2. one legal move → `Forced`;
 /// 3. best score is a found mate for us (> `MATE_BOUND`) → the fastest mate (uniform among equally
 ///    fast ones), never a slip;
-/// 4. `u < slip_p` and some move has regret in `[slip_min_cp, slip_max_cp]` and is not itself mated
-///    (score ≥ −`MATE_BOUND`) → uniform among those moves (`Slip`);
+/// 4. `u < slip_p` and some move is worse than the best (regret ≥ 1), has regret in
+///    `[slip_min_cp, slip_max_cp]` and is not itself mated (score ≥ −`MATE_BOUND`) → uniform among
+///    those moves (`Slip`);
 /// 5. `lambda` set → Boltzmann over the moves that are not mated, weights
 ///    `exp(λ·(score − best)/100)`, one `uniform_f64` (if every move is mated: rule 6);
 /// 6. plateau → uniform among moves with regret ≤ `plateau_cp` (exact ties when the best score is a
@@ -174,7 +175,7 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
         let gate: Vec<&RootMove> = root
             .iter()
             .filter(|r| !is_mated(r.score))
-            .filter(|r| (s.slip_min_cp..=s.slip_max_cp).contains(&regret(best, r.score)))
+            .filter(|r| (s.slip_min_cp.max(1)..=s.slip_max_cp).contains(&regret(best, r.score)))
             .collect();
         if !gate.is_empty() {
             let i = pick_index(rng, gate.len());
