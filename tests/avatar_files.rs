@@ -45,7 +45,8 @@ fn parses_keys_phases_comments_and_spacing() {
 
 #[test]
 fn every_problem_is_rejected_with_file_and_line() {
-    let cases: [(&str, usize, fn(&AvatarProblem) -> bool); 11] = [
+    type Case = (&'static str, usize, fn(&AvatarProblem) -> bool);
+    let cases: [Case; 11] = [
         (
             "Material(mg)=100\nDragons(mg)=100\n",
             2,
