@@ -280,3 +280,14 @@ fn invalid_ladders_are_rejected() {
         assert!(Ladder::parse(&bad).is_err(), "accepted:\n{bad}");
     }
 }
+
+#[test]
+fn profiles_load_from_disk_like_the_embedded_copies() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("profiles");
+    for name in Profile::names() {
+        let p = Profile::load(dir.join(format!("{name}.toml"))).unwrap();
+        assert_eq!(p, Profile::builtin(name).unwrap());
+    }
+    let e = Profile::load(dir.join("nope.toml")).unwrap_err();
+    assert!(e.to_string().contains("nope.toml"), "{e}");
+}

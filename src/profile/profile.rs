@@ -154,6 +154,14 @@ impl Profile {
         Ok(p)
     }
 
+    /// Reads and parses a profile file from disk (for profiles that are not built in).
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Profile, ProfileError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ProfileError(format!("{}: {e}", path.display())))?;
+        Profile::parse(&text).map_err(|e| ProfileError(format!("{}: {e}", path.display())))
+    }
+
     /// A built-in profile by name (case-insensitive), parsed from the file embedded in the binary.
     pub fn builtin(name: &str) -> Option<Profile> {
         BUILTIN
