@@ -138,6 +138,9 @@ fn regret(best: i32, score: i32) -> i32 {
 /// 6. plateau → uniform among moves with regret ≤ `plateau_cp` (exact ties when the best score is a
 ///    mate score).
 ///
+/// A move left unscored by an aborted search (score below −`MATE`, e.g. −`INFINITY`) counts as
+/// mated: it is never a slip or Boltzmann candidate and never on the plateau of a scored move.
+///
 /// Panics when `root` is empty (no legal move: the caller answers `bestmove 0000`).
 pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> Choice {
     assert!(!root.is_empty(), "choose() needs at least one legal move");

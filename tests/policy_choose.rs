@@ -333,3 +333,25 @@ fn settings_validation() {
     s.lambda = Some(-1.0);
     assert!(s.validate().is_err());
 }
+
+#[test]
+fn unscored_moves_from_an_aborted_search_are_not_chosen() {
+    let unscored = -MATE - 1; // -INFINITY, as an aborted iteration leaves it
+    let r = root(&[20, -90, unscored, unscored]);
+    for settings in [
+        slips(1.0, 0, 100_000),
+        ChoiceSettings {
+            lambda: Some(0.01),
+            ..ChoiceSettings::best()
+        },
+        ChoiceSettings {
+            plateau_cp: 500,
+            ..ChoiceSettings::best()
+        },
+    ] {
+        for seed in 0..300 {
+            let i = index_of(&r, choose(&r, &settings, &mut rng(seed)).mv);
+            assert!(i <= 1, "{settings:?} picked an unscored move");
+        }
+    }
+}

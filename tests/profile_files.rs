@@ -161,6 +161,12 @@ fn ladder_is_monotone_over_a_fine_sweep() {
             "plateau at {elo}"
         );
         assert!(s.school >= prev.school);
+        // A missing cap is "unlimited": caps never shrink and never come back once gone.
+        match (prev.depth, s.depth) {
+            (Some(a), Some(b)) => assert!(b >= a, "depth cap drops at {elo}"),
+            (None, Some(_)) => panic!("depth cap reappears at {elo}"),
+            _ => {}
+        }
         assert!(s.tablebases >= prev.tablebases);
         s.choice.validate().unwrap();
         assert!(s.nodes > 0);
@@ -185,8 +191,14 @@ fn ladder_hits_its_points_and_clamps_outside() {
     assert_eq!(l.at(-5000), l.at(lo));
     assert_eq!(l.at(4000), l.at(hi));
     assert_eq!(l.at(i32::MAX).elo, hi);
-    // Geometric between points: the midpoint of 800 (300) and 1000 (500) is sqrt(300*500) ~ 387.
-    assert_eq!(l.at(900).nodes, 387);
+    // Geometric between points: the midpoint of 800 (2500) and 1000 (3200) is sqrt(2500*3200) ~ 2828.
+    assert_eq!(l.at(900).nodes, 2828);
+    // Depth caps: linear then floored, and no cap from the first uncapped point on.
+    assert_eq!(l.at(800).depth, Some(1));
+    assert_eq!(l.at(999).depth, Some(1));
+    assert_eq!(l.at(1000).depth, Some(2));
+    assert_eq!(l.at(2199).depth, Some(6));
+    assert_eq!(l.at(2200).depth, None);
 }
 
 #[test]
