@@ -1,1 +1,251 @@
-//! Choosing a move from scored root moves (SPEC 3).
+//! Choosing a move from scored root moves (SPEC 3): plateau, Boltzmann, regret-gated slips, and the
+//! uniform random move of the `random` profile.
+//!
+//! Everything here is a pure function of the scored root moves, the settings and the generator, so
+//! the same seed gives the same move. [`choose`] draws in this fixed order (part of the seeding
+//! protocol, see `profiles/SEEDING.md`):
+//!
+//! 1. one `uniform_f64` — the slip draw — always, even when it cannot matter;
+//! 2. then at most one of: `pick_index` over the slip candidates (a slip), `uniform_f64` for the
+//!    Boltzmann draw, or `pick_index` over the plateau / fastest mates.
+
+use crate::profile::seed::{pick_index, uniform_f64};
+use crate::search::{MATE_BOUND, RootMove};
+use rand_chacha::ChaCha20Rng;
+use serde::{Deserialize, Serialize};
+use shakmaty::Move;
+
+/// How a search profile or ladder level picks among scored root moves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChoiceSettings {
+    /// Moves within this many centipawns of the best are "tied for best" (0 = exact ties only).
+    pub plateau_cp: i32,
+    /// Boltzmann temperature inverse per pawn: P(a) ∝ exp(λ·v(a)/100), v in centipawns relative to the
+    /// best. `None` = plateau choice.
+    pub lambda: Option<f64>,
+    /// Probability of a regret-gated slip.
+    pub slip_p: f64,
+    /// Slip gate: a slip plays a move whose regret (best − its score, cp) lies in [min, max].
+    pub slip_min_cp: i32,
+    pub slip_max_cp: i32,
+}
+
+impl Default for ChoiceSettings {
+    fn default() -> Self {
+        ChoiceSettings::best()
+    }
+}
+
+impl ChoiceSettings {
+    /// Exact ties only, no Boltzmann, no slips: the `strong` choice.
+    pub fn best() -> Self {
+        ChoiceSettings {
+            plateau_cp: 0,
+            lambda: None,
+            slip_p: 0.0,
+            slip_min_cp: 0,
+            slip_max_cp: 0,
+        }
+    }
+
+    /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.plateau_cp < 0 {
+            return Err(format!("plateau_cp {} is negative", self.plateau_cp));
+        }
+        if let Some(l) = self.lambda
+            && !(l.is_finite() && l > 0.0)
+        {
+            return Err(format!("lambda {l} must be a finite number > 0"));
+        }
+        if !(0.0..=1.0).contains(&self.slip_p) {
+            return Err(format!("slip_p {} is outside [0, 1]", self.slip_p));
+        }
+        if self.slip_min_cp < 0 || self.slip_min_cp > self.slip_max_cp {
+            return Err(format!(
+                "slip gate [{}, {}] must satisfy 0 <= min <= max",
+                self.slip_min_cp, self.slip_max_cp
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Which rule produced the move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ChoiceKind {
+    /// The single best move (or the fastest found mate).
+    Best,
+    /// Uniform among several moves within `plateau_cp` of the best (or equally fast mates).
+    Plateau,
+    /// Sampled from the Boltzmann distribution.
+    Boltzmann,
+    /// A regret-gated slip.
+    Slip,
+    /// The `random` profile's uniform legal move.
+    Random,
+    /// The only legal move.
+    Forced,
+}
+
+impl ChoiceKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            ChoiceKind::Best => "best",
+            ChoiceKind::Plateau => "plateau",
+            ChoiceKind::Boltzmann => "boltzmann",
+            ChoiceKind::Slip => "slip",
+            ChoiceKind::Random => "random",
+            ChoiceKind::Forced => "forced",
+        }
+    }
+}
+
+/// The chosen move and how it was chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub mv: Move,
+    pub kind: ChoiceKind,
+    /// Best score − the chosen move's score (0 when unknown, as for `Random`), saturating.
+    pub regret_cp: i32,
+    /// Size of the set the move was drawn from.
+    pub candidates: usize,
+}
+
+fn is_mated(score: i32) -> bool {
+    score < -MATE_BOUND
+}
+
+fn regret(best: i32, score: i32) -> i32 {
+    best.saturating_sub(score)
+}
+
+/// Chooses a move from `root` (every legal move, scored from the side to move's view in centipawns
+/// or as mate scores, best first as `Searcher::analyse` returns them; the best score is taken as the
+/// maximum, and ties keep the given order).
+///
+/// Rules, in order:
+/// 1. the slip draw `u = uniform_f64` is taken (always, even when it cannot matter);
+/// 2. one legal move → `Forced`;
+/// 3. best score is a found mate for us (> `MATE_BOUND`) → the fastest mate (uniform among equally
+///    fast ones), never a slip;
+/// 4. `u < slip_p` and some move is worse than the best (regret ≥ 1), has regret in
+///    `[slip_min_cp, slip_max_cp]` and is not itself mated (score ≥ −`MATE_BOUND`) → uniform among
+///    those moves (`Slip`);
+/// 5. `lambda` set → Boltzmann over the moves that are not mated, weights
+///    `exp(λ·(score − best)/100)`, one `uniform_f64` (if every move is mated: rule 6);
+/// 6. plateau → uniform among moves with regret ≤ `plateau_cp` (exact ties when the best score is a
+///    mate score).
+///
+/// A move left unscored by an aborted search (score below −`MATE`, e.g. −`INFINITY`) counts as
+/// mated: it is never a slip or Boltzmann candidate and never on the plateau of a scored move.
+///
+/// Panics when `root` is empty (no legal move: the caller answers `bestmove 0000`).
+pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> Choice {
+    assert!(!root.is_empty(), "choose() needs at least one legal move");
+    let u = uniform_f64(rng);
+    if root.len() == 1 {
+        return Choice {
+            mv: root[0].mv,
+            kind: ChoiceKind::Forced,
+            regret_cp: 0,
+            candidates: 1,
+        };
+    }
+    let best = root.iter().map(|r| r.score).max().unwrap_or(0);
+
+    let pick_from = |set: Vec<&RootMove>, rng: &mut ChaCha20Rng, many: ChoiceKind| -> Choice {
+        let i = pick_index(rng, set.len());
+        Choice {
+            mv: set[i].mv,
+            kind: if set.len() == 1 {
+                ChoiceKind::Best
+            } else {
+                many
+            },
+            regret_cp: regret(best, set[i].score),
+            candidates: set.len(),
+        }
+    };
+
+    if best > MATE_BOUND {
+        let fastest: Vec<&RootMove> = root.iter().filter(|r| r.score == best).collect();
+        return pick_from(fastest, rng, ChoiceKind::Plateau);
+    }
+
+    if u < s.slip_p {
+        let gate: Vec<&RootMove> = root
+            .iter()
+            .filter(|r| !is_mated(r.score))
+            .filter(|r| (s.slip_min_cp.max(1)..=s.slip_max_cp).contains(&regret(best, r.score)))
+            .collect();
+        if !gate.is_empty() {
+            let i = pick_index(rng, gate.len());
+            return Choice {
+                mv: gate[i].mv,
+                kind: ChoiceKind::Slip,
+                regret_cp: regret(best, gate[i].score),
+                candidates: gate.len(),
+            };
+        }
+    }
+
+    if let Some(lambda) = s.lambda {
+        let alive: Vec<&RootMove> = root.iter().filter(|r| !is_mated(r.score)).collect();
+        if !alive.is_empty() {
+            // Relative to the best, so every weight is in (0, 1] and the best one is exactly 1.
+            let weights: Vec<f64> = alive
+                .iter()
+                .map(|r| (lambda * f64::from(r.score - best) / 100.0).exp())
+                .collect();
+            let total: f64 = weights.iter().sum();
+            let x = uniform_f64(rng) * total;
+            let mut acc = 0.0;
+            let mut idx = alive.len() - 1;
+            for (i, w) in weights.iter().enumerate() {
+                acc += w;
+                if x < acc {
+                    idx = i;
+                    break;
+                }
+            }
+            // Never land on a zero-weight move through rounding at the end of the sum.
+            while weights[idx] == 0.0 {
+                idx -= 1;
+            }
+            return Choice {
+                mv: alive[idx].mv,
+                kind: ChoiceKind::Boltzmann,
+                regret_cp: regret(best, alive[idx].score),
+                candidates: alive.len(),
+            };
+        }
+    }
+
+    let width = if best.abs() > MATE_BOUND {
+        0
+    } else {
+        s.plateau_cp.max(0)
+    };
+    let plateau: Vec<&RootMove> = root
+        .iter()
+        .filter(|r| regret(best, r.score) <= width)
+        .collect();
+    pick_from(plateau, rng, ChoiceKind::Plateau)
+}
+
+/// A uniform legal move (the `random` profile): one `pick_index`. Panics when `legal` is empty.
+pub fn random_move(legal: &[Move], rng: &mut ChaCha20Rng) -> Move {
+    legal[pick_index(rng, legal.len())]
+}
+
+/// [`random_move`] wrapped as a [`Choice`] of kind `Random` (regret unknown, reported as 0).
+pub fn random_choice(legal: &[Move], rng: &mut ChaCha20Rng) -> Choice {
+    Choice {
+        mv: random_move(legal, rng),
+        kind: ChoiceKind::Random,
+        regret_cp: 0,
+        candidates: legal.len(),
+    }
+}

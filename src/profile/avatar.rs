@@ -1,0 +1,252 @@
+//! Avatar files (SPEC 6): per-term middlegame/endgame weights in percent that give the engine a style.
+//!
+//! Format, one entry per line:
+//!
+//! ```text
+//! # a comment (a `#` anywhere starts a comment that runs to the end of the line)
+//! KingSafety(mg) = 140
+//! threats (EG)=120     # keys and phases are case-insensitive; spaces around tokens are fine
+//! ```
+//!
+//! The keys are the 13 term-group names of `eval::Term`; phases are `mg` and `eg`; values are
+//! integers 0–200 (100 = unchanged, a key left out stays 100). A file with any bad line (unknown
+//! key, bad phase, bad number, value out of range, the same key and phase twice, a line that is not
+//! `Key(phase)=N`) or that cannot be read is rejected whole; the error names the file and the line.
+
+use crate::eval::{EvalConfig, Term};
+use std::fmt;
+use std::path::Path;
+
+/// Largest weight an avatar may give, in percent.
+pub const MAX_PERCENT: i64 = 200;
+
+/// What is wrong with an avatar file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AvatarProblem {
+    /// The file does not exist or cannot be opened.
+    Missing(String),
+    /// The file exists but cannot be read as UTF-8 text.
+    Unreadable(String),
+    UnknownKey(String),
+    BadPhase(String),
+    BadNumber(String),
+    OutOfRange(String),
+    /// Same key and phase a second time; carries the first line.
+    Duplicate {
+        key: String,
+        first_line: usize,
+    },
+    Malformed(String),
+}
+
+impl fmt::Display for AvatarProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AvatarProblem::Missing(e) => write!(f, "cannot open avatar file: {e}"),
+            AvatarProblem::Unreadable(e) => write!(f, "cannot read avatar file: {e}"),
+            AvatarProblem::UnknownKey(k) => write!(
+                f,
+                "unknown key '{k}' (expected one of {})",
+                Term::ALL.map(|t| t.name()).join(", ")
+            ),
+            AvatarProblem::BadPhase(p) => write!(f, "bad phase '{p}' (expected mg or eg)"),
+            AvatarProblem::BadNumber(v) => {
+                write!(f, "bad number '{v}' (expected an integer 0-{MAX_PERCENT})")
+            }
+            AvatarProblem::OutOfRange(v) => {
+                write!(f, "value {v} out of range (0-{MAX_PERCENT})")
+            }
+            AvatarProblem::Duplicate { key, first_line } => {
+                write!(f, "duplicate key {key} (first set on line {first_line})")
+            }
+            AvatarProblem::Malformed(line) => {
+                write!(
+                    f,
+                    "malformed line '{line}' (expected Key(mg)=N or Key(eg)=N)"
+                )
+            }
+        }
+    }
+}
+
+/// An avatar file was rejected: `<file>:<line>: <problem>`, or `<file>: <problem>` when the whole
+/// file is at fault (`line == 0`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AvatarError {
+    pub file: String,
+    pub line: usize,
+    pub problem: AvatarProblem,
+}
+
+impl fmt::Display for AvatarError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.problem)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.problem)
+        }
+    }
+}
+
+impl std::error::Error for AvatarError {}
+
+/// Parsed avatar weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Avatar {
+    /// Where it came from (as given to `parse`/`load`).
+    pub file: String,
+    pub mg: [u16; Term::COUNT],
+    pub eg: [u16; Term::COUNT],
+}
+
+impl Default for Avatar {
+    fn default() -> Self {
+        Avatar::neutral()
+    }
+}
+
+fn parse_value(text: &str) -> Result<u16, AvatarProblem> {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(AvatarProblem::BadNumber(text.to_string()));
+    }
+    match text.parse::<i64>() {
+        Ok(v) if (0..=MAX_PERCENT).contains(&v) => Ok(v as u16),
+        // Syntactically an integer: too large for i64 or outside 0..=200.
+        _ => Err(AvatarProblem::OutOfRange(text.to_string())),
+    }
+}
+
+/// Parses one non-empty, comment-free line into (term, is_endgame, value).
+fn parse_entry(line: &str) -> Result<(Term, bool, u16), AvatarProblem> {
+    let malformed = || AvatarProblem::Malformed(line.to_string());
+    let (lhs, rhs) = line.split_once('=').ok_or_else(malformed)?;
+    let (key, rest) = lhs.split_once('(').ok_or_else(malformed)?;
+    let (phase, tail) = rest.split_once(')').ok_or_else(malformed)?;
+    let key = key.trim();
+    if key.is_empty() || !tail.trim().is_empty() {
+        return Err(malformed());
+    }
+    let term = Term::from_name(key).ok_or_else(|| AvatarProblem::UnknownKey(key.to_string()))?;
+    let phase = phase.trim();
+    let eg = if phase.eq_ignore_ascii_case("mg") {
+        false
+    } else if phase.eq_ignore_ascii_case("eg") {
+        true
+    } else {
+        return Err(AvatarProblem::BadPhase(phase.to_string()));
+    };
+    let value = parse_value(rhs.trim())?;
+    Ok((term, eg, value))
+}
+
+impl Avatar {
+    /// Every weight 100 %.
+    pub fn neutral() -> Avatar {
+        Avatar {
+            file: String::new(),
+            mg: [100; Term::COUNT],
+            eg: [100; Term::COUNT],
+        }
+    }
+
+    /// Parses an avatar file's text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Avatar, AvatarError> {
+        let mut av = Avatar {
+            file: file.to_string(),
+            ..Avatar::neutral()
+        };
+        // Line where each (term, phase) was first set.
+        let mut seen = [[0usize; 2]; Term::COUNT];
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let err = |problem| AvatarError {
+                file: file.to_string(),
+                line: line_no,
+                problem,
+            };
+            let content = raw.split_once('#').map_or(raw, |(before, _)| before).trim();
+            if content.is_empty() {
+                continue;
+            }
+            let (term, eg, value) = parse_entry(content).map_err(err)?;
+            let slot = &mut seen[term.index()][usize::from(eg)];
+            if *slot != 0 {
+                return Err(err(AvatarProblem::Duplicate {
+                    key: format!("{}({})", term.name(), if eg { "eg" } else { "mg" }),
+                    first_line: *slot,
+                }));
+            }
+            *slot = line_no;
+            if eg {
+                av.eg[term.index()] = value;
+            } else {
+                av.mg[term.index()] = value;
+            }
+        }
+        Ok(av)
+    }
+
+    /// Reads and parses an avatar file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Avatar, AvatarError> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| AvatarError {
+            file: file.clone(),
+            line: 0,
+            problem: if path.is_dir() {
+                AvatarProblem::Unreadable("is a directory".to_string())
+            } else {
+                AvatarProblem::Missing(e.to_string())
+            },
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| AvatarError {
+            file: file.clone(),
+            line: 0,
+            problem: AvatarProblem::Unreadable(format!("not UTF-8 text ({e})")),
+        })?;
+        Avatar::parse(&text, &file)
+    }
+
+    /// The style name: the file stem (`attacker` for `avatars/attacker.avt`).
+    pub fn name(&self) -> String {
+        Path::new(&self.file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    pub fn is_neutral(&self) -> bool {
+        self.mg == [100; Term::COUNT] && self.eg == [100; Term::COUNT]
+    }
+
+    /// Multiplies the avatar's weights into `cfg` (percent × percent / 100, clamped to u16). Term
+    /// flags are never touched: a disabled group stays disabled.
+    pub fn apply(&self, cfg: &mut EvalConfig) {
+        let mul = |base: u16, pct: u16| -> u16 {
+            (u32::from(base) * u32::from(pct) / 100).min(u32::from(u16::MAX)) as u16
+        };
+        for t in Term::ALL {
+            let i = t.index();
+            cfg.mg_weight[i] = mul(cfg.mg_weight[i], self.mg[i]);
+            cfg.eg_weight[i] = mul(cfg.eg_weight[i], self.eg[i]);
+        }
+    }
+
+    /// One line naming the non-100 weights, e.g. `attacker: KingSafety 140/110, Threats 130/100`.
+    pub fn describe(&self) -> String {
+        let changed: Vec<String> = Term::ALL
+            .iter()
+            .filter(|t| self.mg[t.index()] != 100 || self.eg[t.index()] != 100)
+            .map(|t| format!("{} {}/{}", t.name(), self.mg[t.index()], self.eg[t.index()]))
+            .collect();
+        let name = self.name();
+        let name = if name.is_empty() { "avatar" } else { &name };
+        if changed.is_empty() {
+            format!("{name}: all weights 100 % (mg/eg)")
+        } else {
+            format!("{name} (mg/eg %): {}", changed.join(", "))
+        }
+    }
+}

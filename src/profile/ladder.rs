@@ -1,0 +1,379 @@
+//! The `UCI_Elo` ladder (SPEC 5): a frozen file of points sorted by Elo, interpolated
+//! monotonically, plus the four schools that decide which term groups exist.
+//!
+//! File format (`profiles/ladder.toml`; unknown keys are errors):
+//!
+//! ```toml
+//! name = "ladder"
+//! version = 1
+//! description = "..."
+//! tablebases_from_elo = 2000   # tablebases on at and above this Elo
+//!
+//! [[point]]                    # sorted by elo, strictly increasing
+//! elo = 800
+//! nodes = 300                  # node budget per move, > 0
+//! depth = 3                    # optional depth cap
+//! plateau_cp = 40
+//! slip_p = 0.30
+//! slip_min_cp = 80
+//! slip_max_cp = 900
+//! lambda = 0.8                 # optional Boltzmann λ (all points or none)
+//! ```
+
+use crate::eval::{EvalConfig, Term};
+use crate::policy::ChoiceSettings;
+use serde::Deserialize;
+
+use super::profile::{ProfileError, file_hash_hex};
+
+const LADDER: &str = include_str!("../../profiles/ladder.toml");
+
+/// First Elo of the Intermediate level (Philidor school).
+pub const PHILIDOR_FROM: i32 = 2000;
+/// First Elo of the Advanced level (Romantic school).
+pub const ROMANTIC_FROM: i32 = 2200;
+/// First Elo of the Expert level (Modern school).
+pub const MODERN_FROM: i32 = 2400;
+/// The Romantic school's weight on Threats and Mobility (piece activity), percent, mg and eg.
+pub const ROMANTIC_ACTIVITY_WEIGHT: u16 = 120;
+
+/// The chess school (and level) whose understanding a ladder Elo gets (SPEC 5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum School {
+    /// ≤ 1999, Beginner: Material, the four pieces, Mobility, Space, KingSafety, Threats.
+    Italian,
+    /// 2000–2199, Intermediate: + PawnStructure, PassedPawns.
+    Philidor,
+    /// 2200–2399, Advanced: + Winnable; Threats and Mobility weighted 120 %.
+    Romantic,
+    /// ≥ 2400, Expert: + Imbalance, everything at 100 %.
+    Modern,
+}
+
+impl School {
+    pub fn for_elo(elo: i32) -> School {
+        if elo >= MODERN_FROM {
+            School::Modern
+        } else if elo >= ROMANTIC_FROM {
+            School::Romantic
+        } else if elo >= PHILIDOR_FROM {
+            School::Philidor
+        } else {
+            School::Italian
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            School::Italian => "Italian",
+            School::Philidor => "Philidor",
+            School::Romantic => "Romantic",
+            School::Modern => "Modern",
+        }
+    }
+
+    /// The level name of SPEC 5's table.
+    pub const fn level(self) -> &'static str {
+        match self {
+            School::Italian => "Beginner",
+            School::Philidor => "Intermediate",
+            School::Romantic => "Advanced",
+            School::Modern => "Expert",
+        }
+    }
+
+    /// The term groups this school knows.
+    pub fn terms(self) -> Vec<Term> {
+        let mut t = vec![
+            Term::Material,
+            Term::Knight,
+            Term::Bishop,
+            Term::Rook,
+            Term::Queen,
+            Term::Mobility,
+            Term::Space,
+            Term::KingSafety,
+            Term::Threats,
+        ];
+        if self >= School::Philidor {
+            t.extend([Term::PawnStructure, Term::PassedPawns]);
+        }
+        if self >= School::Romantic {
+            t.push(Term::Winnable);
+        }
+        if self >= School::Modern {
+            t.push(Term::Imbalance);
+        }
+        t
+    }
+
+    /// Term flags (and, for the Romantic school, the raised activity weights).
+    pub fn eval_config(self) -> EvalConfig {
+        let mut cfg = EvalConfig {
+            enabled: [false; Term::COUNT],
+            ..EvalConfig::default()
+        };
+        for t in self.terms() {
+            cfg.set_enabled(t, true);
+        }
+        if self == School::Romantic {
+            for t in [Term::Threats, Term::Mobility] {
+                cfg.mg_weight[t.index()] = ROMANTIC_ACTIVITY_WEIGHT;
+                cfg.eg_weight[t.index()] = ROMANTIC_ACTIVITY_WEIGHT;
+            }
+        }
+        cfg
+    }
+}
+
+/// One point of the ladder file.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderPoint {
+    pub elo: i32,
+    pub nodes: u64,
+    #[serde(default)]
+    pub depth: Option<i32>,
+    pub plateau_cp: i32,
+    pub slip_p: f64,
+    pub slip_min_cp: i32,
+    pub slip_max_cp: i32,
+    #[serde(default)]
+    pub lambda: Option<f64>,
+}
+
+/// Everything a `UCI_Elo` sets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelSettings {
+    /// The effective Elo (the request clamped to the ladder's range).
+    pub elo: i32,
+    pub nodes: u64,
+    pub depth: Option<i32>,
+    pub choice: ChoiceSettings,
+    pub eval: EvalConfig,
+    pub school: School,
+    pub tablebases: bool,
+}
+
+impl LevelSettings {
+    /// One line for `info string`.
+    pub fn describe(&self) -> String {
+        let choice = match self.choice.lambda {
+            Some(l) => format!("lambda {l:.3}"),
+            None => format!("plateau {} cp", self.choice.plateau_cp),
+        };
+        format!(
+            "level {} ({} / {} school): nodes {}{}, {}, slip p {:.4} gate [{}, {}] cp, tablebases {}",
+            self.elo,
+            self.school.level(),
+            self.school.name(),
+            self.nodes,
+            self.depth
+                .map(|d| format!(" depth {d}"))
+                .unwrap_or_default(),
+            choice,
+            self.choice.slip_p,
+            self.choice.slip_min_cp,
+            self.choice.slip_max_cp,
+            if self.tablebases { "on" } else { "off" }
+        )
+    }
+}
+
+/// The parsed, validated ladder.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ladder {
+    pub name: String,
+    pub version: u32,
+    pub description: String,
+    pub tablebases_from_elo: i32,
+    #[serde(rename = "point")]
+    pub points: Vec<LadderPoint>,
+    #[serde(skip)]
+    hash: String,
+}
+
+fn lerp(a: f64, b: f64, t: f64) -> f64 {
+    // Monotone in t within a segment; clamped so that a segment never overshoots its end point.
+    (a + (b - a) * t).clamp(a.min(b), a.max(b))
+}
+
+fn lerp_round(a: i32, b: i32, t: f64) -> i32 {
+    lerp(f64::from(a), f64::from(b), t).round() as i32
+}
+
+fn geo(a: f64, b: f64, t: f64) -> f64 {
+    (a.ln() + (b.ln() - a.ln()) * t)
+        .exp()
+        .clamp(a.min(b), a.max(b))
+}
+
+impl Ladder {
+    /// The ladder file embedded in the binary.
+    pub fn builtin() -> Ladder {
+        Ladder::parse(LADDER).unwrap_or_else(|e| panic!("built-in ladder is invalid: {e}"))
+    }
+
+    /// The embedded ladder file's text.
+    pub fn builtin_text() -> &'static str {
+        LADDER
+    }
+
+    pub fn parse(text: &str) -> Result<Ladder, ProfileError> {
+        let mut l: Ladder =
+            toml::from_str(text).map_err(|e| ProfileError(format!("ladder: {e}")))?;
+        l.hash = file_hash_hex(text.as_bytes());
+        l.validate()
+            .map_err(|e| ProfileError(format!("ladder '{}': {e}", l.name)))?;
+        Ok(l)
+    }
+
+    /// blake3 (lowercase hex) of the file the ladder was parsed from.
+    pub fn hash_hex(&self) -> &str {
+        &self.hash
+    }
+
+    /// One line for `info string`.
+    pub fn describe(&self) -> String {
+        format!(
+            "ladder {} v{} blake3 {}",
+            self.name,
+            self.version,
+            &self.hash[..self.hash.len().min(16)]
+        )
+    }
+
+    /// Checks ranges and the monotonicity the interpolation relies on.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.is_empty() || self.version < 1 {
+            return Err("needs a name and a version >= 1".into());
+        }
+        if self.points.is_empty() {
+            return Err("has no [[point]]".into());
+        }
+        let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
+        if lambdas != 0 && lambdas != self.points.len() {
+            return Err("lambda must be given on every point or on none".into());
+        }
+        for p in &self.points {
+            if p.nodes == 0 {
+                return Err(format!("point {}: nodes must be > 0", p.elo));
+            }
+            if let Some(d) = p.depth
+                && !(1..=100).contains(&d)
+            {
+                return Err(format!("point {}: depth {d} outside 1..=100", p.elo));
+            }
+            let c = ChoiceSettings {
+                plateau_cp: p.plateau_cp,
+                lambda: p.lambda,
+                slip_p: p.slip_p,
+                slip_min_cp: p.slip_min_cp,
+                slip_max_cp: p.slip_max_cp,
+            };
+            c.validate().map_err(|e| format!("point {}: {e}", p.elo))?;
+        }
+        for w in self.points.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            let at = |what: &str| format!("points {} -> {}: {what}", a.elo, b.elo);
+            if b.elo <= a.elo {
+                return Err(at("Elo must strictly increase"));
+            }
+            if b.nodes < a.nodes {
+                return Err(at("nodes must not decrease"));
+            }
+            match (a.depth, b.depth) {
+                (Some(x), Some(y)) if y < x => return Err(at("depth cap must not decrease")),
+                (None, Some(_)) => return Err(at("a depth cap cannot follow an uncapped point")),
+                _ => {}
+            }
+            if b.plateau_cp > a.plateau_cp {
+                return Err(at("plateau_cp must not increase"));
+            }
+            if b.slip_p > a.slip_p {
+                return Err(at("slip_p must not increase"));
+            }
+            if b.slip_min_cp > a.slip_min_cp || b.slip_max_cp > a.slip_max_cp {
+                return Err(at("the slip gate must not widen upwards"));
+            }
+            if let (Some(x), Some(y)) = (a.lambda, b.lambda)
+                && y < x
+            {
+                return Err(at("lambda must not decrease"));
+            }
+        }
+        Ok(())
+    }
+
+    /// (lowest, highest) Elo of the ladder.
+    pub fn range(&self) -> (i32, i32) {
+        (self.points[0].elo, self.points[self.points.len() - 1].elo)
+    }
+
+    /// The Elo a `Skill Level` (0–20, clamped) maps to: linear over the ladder's range.
+    pub fn elo_for_skill(&self, level: i32) -> i32 {
+        let (lo, hi) = self.range();
+        let level = level.clamp(0, 20);
+        lo + ((f64::from(hi - lo) * f64::from(level) / 20.0).round() as i32)
+    }
+
+    /// The settings at `elo` (clamped to the range), interpolated between the surrounding points.
+    pub fn at(&self, elo: i32) -> LevelSettings {
+        let (lo, hi) = self.range();
+        let elo = elo.clamp(lo, hi);
+        // Segment [a, b] with a.elo <= elo < b.elo, or the last point itself.
+        let i = self.points.iter().rposition(|p| p.elo <= elo).unwrap_or(0);
+        let a = &self.points[i];
+        let (nodes, depth, choice) = match self.points.get(i + 1) {
+            None => (
+                a.nodes,
+                a.depth,
+                ChoiceSettings {
+                    plateau_cp: a.plateau_cp,
+                    lambda: a.lambda,
+                    slip_p: a.slip_p,
+                    slip_min_cp: a.slip_min_cp,
+                    slip_max_cp: a.slip_max_cp,
+                },
+            ),
+            Some(b) => {
+                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
+                let nodes =
+                    (geo(a.nodes as f64, b.nodes as f64, t).round() as u64).clamp(a.nodes, b.nodes);
+                let depth = match (a.depth, b.depth) {
+                    (Some(x), Some(y)) => Some(lerp(f64::from(x), f64::from(y), t).floor() as i32),
+                    (Some(x), None) => Some(x),
+                    _ => None,
+                };
+                let lambda = match (a.lambda, b.lambda) {
+                    (Some(x), Some(y)) => Some(geo(x, y, t)),
+                    _ => None,
+                };
+                let slip_min_cp = lerp_round(a.slip_min_cp, b.slip_min_cp, t);
+                let slip_max_cp = lerp_round(a.slip_max_cp, b.slip_max_cp, t).max(slip_min_cp);
+                (
+                    nodes,
+                    depth,
+                    ChoiceSettings {
+                        plateau_cp: lerp_round(a.plateau_cp, b.plateau_cp, t),
+                        lambda,
+                        slip_p: lerp(a.slip_p, b.slip_p, t),
+                        slip_min_cp,
+                        slip_max_cp,
+                    },
+                )
+            }
+        };
+        let school = School::for_elo(elo);
+        LevelSettings {
+            elo,
+            nodes,
+            depth,
+            choice,
+            eval: school.eval_config(),
+            school,
+            tablebases: elo >= self.tablebases_from_elo,
+        }
+    }
+}
