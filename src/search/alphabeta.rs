@@ -90,7 +90,7 @@ pub(super) fn run(
         control,
         time,
         was_pondering: control.pondering.load(Ordering::SeqCst),
-        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        node_limit: if limits.min_depth > 0 { u64::MAX } else { limits.nodes.unwrap_or(u64::MAX) },
         nodes: 0,
         seldepth: 0,
         aborted: false,
@@ -176,6 +176,12 @@ pub(super) fn run(
         }
         completed = w.root_moves.clone();
         completed_depth = depth;
+        if depth >= limits.min_depth {
+            w.node_limit = limits.nodes.unwrap_or(u64::MAX);
+            if w.nodes >= w.node_limit {
+                break;
+            }
+        }
         completed_seldepth = w.seldepth;
 
         let best = w.root_moves[0].mv;

@@ -56,6 +56,9 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations (0 is treated as 1); `usize::MAX` scores every root move exactly.
     pub multipv: usize,
+    /// The node limit is not enforced before this depth is complete (for every MultiPV line), so a
+    /// small budget still scores every root move. `stop` and time limits still apply. 0 = off.
+    pub min_depth: i32,
 }
 
 /// One scored root move.
