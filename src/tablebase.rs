@@ -1,1 +1,2 @@
-//! Syzygy endgame tablebases (SPEC 10).
+//! Syzygy endgame tablebases (SPEC 10). TEMPORARY placeholder type until the prober lands.
+pub struct Tablebases;

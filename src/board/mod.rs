@@ -62,6 +62,16 @@ impl Game {
         self.key
     }
 
+    /// Number of earlier positions remembered (moves played since the game's start position).
+    pub fn keys_len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Forget the undo stack (the history of keys stays for repetition detection).
+    pub fn reset_depth(&mut self) {
+        self.undo.clear();
+    }
+
     /// Number of moves made since the last `new`/`with_moves` (plies below the search root).
     #[inline]
     pub fn depth(&self) -> usize {
@@ -121,7 +131,7 @@ impl Game {
         let mut back = 2;
         while back <= reach && back <= n {
             if self.keys[n - back] == self.key {
-                if back <= ply {
+                if back < ply {
                     return true;
                 }
                 count += 1;
