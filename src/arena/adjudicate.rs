@@ -39,7 +39,11 @@ impl RuleEnd {
         match self {
             RuleEnd::Checkmate { winner } => format!(
                 "{} mates",
-                if winner == Color::White { "White" } else { "Black" }
+                if winner == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                }
             ),
             RuleEnd::Stalemate => "Draw by stalemate".into(),
             RuleEnd::Repetition => "Draw by 3-fold repetition".into(),
@@ -140,7 +144,11 @@ impl Adjudicator {
                     winner: !mover,
                     reason: format!(
                         "{} resigns",
-                        if mover == Color::White { "White" } else { "Black" }
+                        if mover == Color::White {
+                            "White"
+                        } else {
+                            "Black"
+                        }
                     ),
                 });
             }
@@ -181,7 +189,11 @@ impl TbAdjudicator {
             return Err(format!("no Syzygy tables found in '{paths}'"));
         }
         let avail = tb.max_pieces();
-        let max_pieces = if pieces == 0 { avail } else { pieces.min(avail) };
+        let max_pieces = if pieces == 0 {
+            avail
+        } else {
+            pieces.min(avail)
+        };
         Ok(TbAdjudicator { tb, max_pieces })
     }
 

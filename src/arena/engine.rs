@@ -71,7 +71,9 @@ impl TimeControl {
                 let sec: f64 = sec.parse().map_err(|_| format!("bad time control '{s}'"))?;
                 m * 60.0 + sec
             }
-            None => base.parse().map_err(|_| format!("bad time control '{s}'"))?,
+            None => base
+                .parse()
+                .map_err(|_| format!("bad time control '{s}'"))?,
         };
         let inc_secs: f64 = match inc {
             Some(i) => i.parse().map_err(|_| format!("bad increment in '{s}'"))?,
@@ -139,7 +141,10 @@ impl TimeControl {
     }
 
     pub fn is_limited(&self) -> bool {
-        self.clock.is_some() || self.movetime.is_some() || self.nodes.is_some() || self.depth.is_some()
+        self.clock.is_some()
+            || self.movetime.is_some()
+            || self.nodes.is_some()
+            || self.depth.is_some()
     }
 }
 

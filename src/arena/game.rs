@@ -1,6 +1,8 @@
 //! Playing one game between two UCI engines.
 
-use super::adjudicate::{Adjudicator, DrawRule, ResignRule, RuleEnd, TbAdjudicator, Verdict, rule_end};
+use super::adjudicate::{
+    Adjudicator, DrawRule, ResignRule, RuleEnd, TbAdjudicator, Verdict, rule_end,
+};
 use super::engine::{EngineConfig, EngineFault, SearchInfo, UciEngine};
 use super::openings::Opening;
 use crate::board::zobrist;
@@ -154,7 +156,11 @@ impl GameRecord {
             GameResult::Draw => 0.5,
             GameResult::Unfinished => return None,
         };
-        Some(if e == self.white_engine { white } else { 1.0 - white })
+        Some(if e == self.white_engine {
+            white
+        } else {
+            1.0 - white
+        })
     }
 }
 
@@ -175,7 +181,13 @@ pub fn play_game(
     round: usize,
     halt: &AtomicBool,
 ) -> GameRecord {
-    let slot_of = |c: Color| if c == Color::White { white_engine } else { 1 - white_engine };
+    let slot_of = |c: Color| {
+        if c == Color::White {
+            white_engine
+        } else {
+            1 - white_engine
+        }
+    };
     let mut pos = opening.root.clone();
     let mut keys = vec![zobrist(&pos)];
     let mut moves: Vec<MoveRecord> = Vec::new();
@@ -190,7 +202,7 @@ pub fn play_game(
             time: Duration::ZERO,
         });
     }
-    let mut rec = GameRecord {
+    let rec = GameRecord {
         index,
         round,
         white_engine,
@@ -230,9 +242,10 @@ pub fn play_game(
         let e = slot_of(c);
         let who = side_name(c);
         let (term, reason) = match f {
-            EngineFault::FailedStart(m) => {
-                (Termination::Abandoned, format!("{who} engine failed to start: {m}"))
-            }
+            EngineFault::FailedStart(m) => (
+                Termination::Abandoned,
+                format!("{who} engine failed to start: {m}"),
+            ),
             EngineFault::Crashed(m) => (Termination::Abandoned, format!("{who} disconnects: {m}")),
             EngineFault::Stalled(m) => (
                 Termination::StalledConnection,
@@ -278,7 +291,8 @@ pub fn play_game(
         Some(f) => format!("position fen {f}"),
         None => "position startpos".to_string(),
     };
-    let mut remaining: [Option<Duration>; 2] = [0, 1].map(|e| slots[e].config.tc.clock.map(|c| c.base));
+    let mut remaining: [Option<Duration>; 2] =
+        [0, 1].map(|e| slots[e].config.tc.clock.map(|c| c.base));
     let mut moves_made = [0u32; 2];
     let mut adj = Adjudicator::new(settings.draw, settings.resign);
 
@@ -300,7 +314,12 @@ pub fn play_game(
             let own = remaining[e].unwrap_or_default();
             let opp_e = 1 - e;
             let opp = remaining[opp_e].unwrap_or(own);
-            let opp_inc = slots[opp_e].config.tc.clock.map(|c| c.inc).unwrap_or_default();
+            let opp_inc = slots[opp_e]
+                .config
+                .tc
+                .clock
+                .map(|c| c.inc)
+                .unwrap_or_default();
             let (w, b, winc, binc) = if c == Color::White {
                 (own, opp, clock.inc, opp_inc)
             } else {
@@ -314,7 +333,10 @@ pub fn play_game(
                 binc.as_millis()
             ));
             if clock.moves > 0 {
-                go.push_str(&format!(" movestogo {}", clock.moves - moves_made[e] % clock.moves));
+                go.push_str(&format!(
+                    " movestogo {}",
+                    clock.moves - moves_made[e] % clock.moves
+                ));
             }
             budget = Some(own);
         } else if let Some(mt) = cfg.tc.movetime {
@@ -341,7 +363,14 @@ pub fn play_game(
                     out.elapsed.as_millis(),
                     b.as_millis()
                 );
-                return finish(rec, moves, &pos, GameResult::win_for(!c), Termination::TimeForfeit, reason);
+                return finish(
+                    rec,
+                    moves,
+                    &pos,
+                    GameResult::win_for(!c),
+                    Termination::TimeForfeit,
+                    reason,
+                );
             }
         }
         if let (Some(clock), Some(rem)) = (cfg.tc.clock, remaining[e]) {
@@ -357,9 +386,20 @@ pub fn play_game(
             .ok()
             .and_then(|u| u.to_move(&pos).ok());
         let Some(m) = mv else {
-            let shown = if out.bestmove.is_empty() { "(none)" } else { &out.bestmove };
+            let shown = if out.bestmove.is_empty() {
+                "(none)"
+            } else {
+                &out.bestmove
+            };
             let reason = format!("{} makes an illegal move: {shown}", side_name(c));
-            return finish(rec, moves, &pos, GameResult::win_for(!c), Termination::IllegalMove, reason);
+            return finish(
+                rec,
+                moves,
+                &pos,
+                GameResult::win_for(!c),
+                Termination::IllegalMove,
+                reason,
+            );
         };
         let score = out.info.score_for_adjudication();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
@@ -374,9 +414,9 @@ pub fn play_game(
         if let Some(end) = rule_end(&pos, &keys) {
             return rule_finish(rec, moves, &pos, end, &finish);
         }
-        let verdict = adj.update(c, score, &pos).or_else(|| {
-            settings.tb.as_ref().and_then(|tb| tb.probe(&pos))
-        });
+        let verdict = adj
+            .update(c, score, &pos)
+            .or_else(|| settings.tb.as_ref().and_then(|tb| tb.probe(&pos)));
         if let Some(v) = verdict {
             let (res, reason) = match v {
                 Verdict::Draw(r) => (GameResult::Draw, r),

@@ -69,10 +69,7 @@ impl Sprt {
             SprtModel::Normalized => {
                 let sigma = if pair { (2.0 * var).sqrt() } else { var.sqrt() };
                 let k = nelo_factor();
-                (
-                    0.5 + self.elo0 / k * sigma,
-                    0.5 + self.elo1 / k * sigma,
-                )
+                (0.5 + self.elo0 / k * sigma, 0.5 + self.elo1 / k * sigma)
             }
         };
         n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
@@ -81,7 +78,11 @@ impl Sprt {
     /// LLR from per-game results.
     pub fn llr_trinomial(&self, wins: u64, draws: u64, losses: u64) -> f64 {
         self.llr(
-            &[(1.0, wins as f64), (0.5, draws as f64), (0.0, losses as f64)],
+            &[
+                (1.0, wins as f64),
+                (0.5, draws as f64),
+                (0.0, losses as f64),
+            ],
             false,
         )
     }

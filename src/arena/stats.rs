@@ -46,13 +46,12 @@ pub fn erf(x: f64) -> f64 {
         let mut term = x;
         let mut sum = x;
         let x2 = x * x;
-        let mut n = 0.0;
-        loop {
-            n += 1.0;
+        for k in 1..200 {
+            let n = f64::from(k);
             term *= -x2 / n;
             let add = term / (2.0 * n + 1.0);
             sum += add;
-            if add.abs() < 1e-17 * sum.abs() {
+            if add.abs() <= 1e-17 * sum.abs() {
                 break;
             }
         }
