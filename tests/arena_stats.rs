@@ -29,7 +29,11 @@ fn erf_values() {
 fn trinomial_by_hand() {
     // W=10 D=5 L=5: mu = 0.625, var = 3.4375/20 = 0.171875, se = sqrt(var/20).
     let e = trinomial_elo(10, 5, 5);
-    close(e.elo.unwrap(), -400.0 * (1.0 / 0.625 - 1.0f64).log10(), 1e-9);
+    close(
+        e.elo.unwrap(),
+        -400.0 * (1.0 / 0.625 - 1.0f64).log10(),
+        1e-9,
+    );
     close(e.elo.unwrap(), 88.7395, 1e-3);
     let se = (0.171875f64 / 20.0).sqrt();
     let lo = score_to_elo(0.625 - Z95 * se);
@@ -119,7 +123,10 @@ fn sprt_bounds_and_llr() {
     );
     // A dead-even result leans to H0 and eventually accepts it.
     assert!(t.llr_trinomial(500, 1000, 500) < 0.0);
-    assert_eq!(t.decision(t.llr_trinomial(5000, 10000, 5000)), SprtDecision::AcceptH0);
+    assert_eq!(
+        t.decision(t.llr_trinomial(5000, 10000, 5000)),
+        SprtDecision::AcceptH0
+    );
     assert_eq!(t.llr_trinomial(0, 0, 0), 0.0);
     // Normalized model: s_i = 1/2 + nelo_i / (800/ln 10) * sigma.
     let mut nrm = Sprt::new(0.0, 10.0, 0.05, 0.05);

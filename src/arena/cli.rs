@@ -249,10 +249,10 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "rounds" => cfg.rounds = num(&opt, &one(&mut i)?)?,
             "repeat" => {
                 let w = group(&mut i);
-                if let Some(n) = w.first() {
-                    if n != "2" {
-                        return Err("only -repeat 2 (pairs) is supported".into());
-                    }
+                if let Some(n) = w.first()
+                    && n != "2"
+                {
+                    return Err("only -repeat 2 (pairs) is supported".into());
                 }
                 cfg.repeat = true;
             }

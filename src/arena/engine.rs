@@ -121,10 +121,9 @@ impl TimeControl {
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         if self.clock.is_some() || self.movetime.is_some() {
-            parts.push(if self.movetime.is_some() && self.clock.is_none() {
-                format!("st={}", self.movetime.unwrap().as_secs_f64())
-            } else {
-                format!("tc={}", self.pgn_tag())
+            parts.push(match (self.movetime, self.clock) {
+                (Some(mt), None) => format!("st={}", mt.as_secs_f64()),
+                _ => format!("tc={}", self.pgn_tag()),
             });
         }
         if let Some(n) = self.nodes {
@@ -429,10 +428,10 @@ impl UciEngine {
     /// Prepares a new game: the `Seed` option (if declared and a seed is given), `ucinewgame`,
     /// `isready`.
     pub fn new_game(&mut self, seed: Option<u64>, halt: &AtomicBool) -> Result<(), EngineFault> {
-        if let Some(s) = seed {
-            if self.has_option("Seed") {
-                self.send(&format!("setoption name Seed value {s}"))?;
-            }
+        if let Some(s) = seed
+            && self.has_option("Seed")
+        {
+            self.send(&format!("setoption name Seed value {s}"))?;
         }
         self.send("ucinewgame")?;
         self.sync(halt)

@@ -355,8 +355,10 @@ pub fn play_game(
             Err(f) => return fault(rec, moves, &pos, c, f, slots),
         };
         // Clock.
-        if let Some(b) = budget {
-            if out.elapsed > b + cfg.timemargin {
+        if let Some(b) = budget
+            && out.elapsed > b + cfg.timemargin
+        {
+            {
                 let reason = format!(
                     "{} loses on time ({} ms used, {} ms allowed)",
                     side_name(c),
@@ -424,8 +426,10 @@ pub fn play_game(
             };
             return finish(rec, moves, &pos, res, Termination::Adjudication, reason);
         }
-        if let Some(mm) = settings.maxmoves {
-            if moves.len() as u32 >= 2 * mm {
+        if let Some(mm) = settings.maxmoves
+            && moves.len() as u32 >= 2 * mm
+        {
+            {
                 return finish(
                     rec,
                     moves,

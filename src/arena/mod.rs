@@ -558,11 +558,11 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
                     config.engines[e].name, rec.reason
                 ));
                 halt.store(true, Ordering::SeqCst);
-            } else if let Some(s) = &summary.sprt {
-                if s.decision != "continue" {
-                    stopped = Some(format!("SPRT: {}", s.decision));
-                    halt.store(true, Ordering::SeqCst);
-                }
+            } else if let Some(s) = &summary.sprt
+                && s.decision != "continue"
+            {
+                stopped = Some(format!("SPRT: {}", s.decision));
+                halt.store(true, Ordering::SeqCst);
             }
         }
     }

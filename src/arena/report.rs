@@ -146,7 +146,7 @@ impl Progress {
         if self.mode == ProgressMode::Quiet {
             return;
         }
-        let rating = self.interval > 0 && finished % self.interval == 0;
+        let rating = self.interval > 0 && finished.is_multiple_of(self.interval);
         if let Some(b) = &self.bar {
             b.inc(1);
             b.set_message(format!(

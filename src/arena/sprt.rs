@@ -8,6 +8,8 @@
 //! `LLR = N · (s1 - s0) · (2 mu - s0 - s1) / (2 var)`.
 //!
 //! The test accepts H1 when `LLR >= ln((1-beta)/alpha)` and H0 when `LLR <= ln(beta/(1-alpha))`.
+//! When every sample is alike (zero variance) the variance is taken from the counts plus 0.001
+//! in every category.
 //! Model `logistic` (default, as cutechess and OpenBench): `s = 1 / (1 + 10^(-elo/400))`.
 //! Model `normalized` (fastchess's default): `s = 1/2 + elo / (800/ln 10) · sigma`, with sigma the
 //! observed per-game standard deviation.
@@ -58,11 +60,17 @@ impl Sprt {
     }
 
     fn llr(&self, dist: &[(f64, f64)], pair: bool) -> f64 {
-        let Some((n, mu, var)) = mean_var(dist) else {
+        let Some((n, mu, mut var)) = mean_var(dist) else {
             return 0.0;
         };
         if var <= 0.0 {
-            return 0.0;
+            // All samples alike (say, every game won): regularize with a pseudo-count of 0.001
+            // in every category so that the test can still decide.
+            let reg: Vec<(f64, f64)> = dist.iter().map(|&(s, c)| (s, c + 1e-3)).collect();
+            match mean_var(&reg) {
+                Some((_, _, v)) if v > 0.0 => var = v,
+                _ => return 0.0,
+            }
         }
         let (s0, s1) = match self.model {
             SprtModel::Logistic => (elo_to_score(self.elo0), elo_to_score(self.elo1)),
