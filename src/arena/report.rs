@@ -15,7 +15,7 @@ fn f(x: Option<f64>, prec: usize) -> String {
 
 fn elo_str(e: &EloEstimate) -> String {
     match e.elo {
-        Some(v) => format!("{v:.2} +/- {}", f(e.error95, 2)),
+        Some(v) => format!("{:.2} +/- {}", v + 0.0, f(e.error95, 2)),
         None => "n/a (score 0 % or 100 %)".to_string(),
     }
 }
