@@ -48,7 +48,18 @@ pub struct Decision {
 
 impl Player {
     pub fn strong() -> Player {
-        Player { setting: Setting::Profile(Profile::builtin("strong").expect("built-in strong profile")), avatar: Avatar::neutral() }
+        Player {
+            setting: Setting::Profile(Profile::builtin("strong").expect("built-in strong profile")),
+            avatar: Avatar::neutral(),
+        }
+    }
+
+    /// The built-in `strong` profile.
+    pub fn profile_owned(&self) -> Profile {
+        match &self.setting {
+            Setting::Profile(p) => p.clone(),
+            Setting::Level(_) => Profile::builtin("strong").expect("built-in strong profile"),
+        }
     }
 
     pub fn profile(name: &str) -> Option<Player> {

@@ -40,13 +40,7 @@ impl Default for ChoiceSettings {
 impl ChoiceSettings {
     /// Exact ties only, no Boltzmann, no slips: the `strong` choice.
     pub fn best() -> Self {
-        ChoiceSettings {
-            plateau_cp: 0,
-            lambda: None,
-            slip_p: 0.0,
-            slip_min_cp: 0,
-            slip_max_cp: 0,
-        }
+        ChoiceSettings { plateau_cp: 0, lambda: None, slip_p: 0.0, slip_min_cp: 0, slip_max_cp: 0 }
     }
 
     /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max.
@@ -63,10 +57,7 @@ impl ChoiceSettings {
             return Err(format!("slip_p {} is outside [0, 1]", self.slip_p));
         }
         if self.slip_min_cp < 0 || self.slip_min_cp > self.slip_max_cp {
-            return Err(format!(
-                "slip gate [{}, {}] must satisfy 0 <= min <= max",
-                self.slip_min_cp, self.slip_max_cp
-            ));
+            return Err(format!("slip gate [{}, {}] must satisfy 0 <= min <= max", self.slip_min_cp, self.slip_max_cp));
         }
         Ok(())
     }
@@ -146,12 +137,7 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
     assert!(!root.is_empty(), "choose() needs at least one legal move");
     let u = uniform_f64(rng);
     if root.len() == 1 {
-        return Choice {
-            mv: root[0].mv,
-            kind: ChoiceKind::Forced,
-            regret_cp: 0,
-            candidates: 1,
-        };
+        return Choice { mv: root[0].mv, kind: ChoiceKind::Forced, regret_cp: 0, candidates: 1 };
     }
     let best = root.iter().map(|r| r.score).max().unwrap_or(0);
 
@@ -159,11 +145,7 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
         let i = pick_index(rng, set.len());
         Choice {
             mv: set[i].mv,
-            kind: if set.len() == 1 {
-                ChoiceKind::Best
-            } else {
-                many
-            },
+            kind: if set.len() == 1 { ChoiceKind::Best } else { many },
             regret_cp: regret(best, set[i].score),
             candidates: set.len(),
         }
@@ -195,10 +177,7 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
         let alive: Vec<&RootMove> = root.iter().filter(|r| !is_mated(r.score)).collect();
         if !alive.is_empty() {
             // Relative to the best, so every weight is in (0, 1] and the best one is exactly 1.
-            let weights: Vec<f64> = alive
-                .iter()
-                .map(|r| (lambda * f64::from(r.score - best) / 100.0).exp())
-                .collect();
+            let weights: Vec<f64> = alive.iter().map(|r| (lambda * f64::from(r.score - best) / 100.0).exp()).collect();
             let total: f64 = weights.iter().sum();
             let x = uniform_f64(rng) * total;
             let mut acc = 0.0;
@@ -223,15 +202,8 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
         }
     }
 
-    let width = if best.abs() > MATE_BOUND {
-        0
-    } else {
-        s.plateau_cp.max(0)
-    };
-    let plateau: Vec<&RootMove> = root
-        .iter()
-        .filter(|r| regret(best, r.score) <= width)
-        .collect();
+    let width = if best.abs() > MATE_BOUND { 0 } else { s.plateau_cp.max(0) };
+    let plateau: Vec<&RootMove> = root.iter().filter(|r| regret(best, r.score) <= width).collect();
     pick_from(plateau, rng, ChoiceKind::Plateau)
 }
 
@@ -242,10 +214,5 @@ pub fn random_move(legal: &[Move], rng: &mut ChaCha20Rng) -> Move {
 
 /// [`random_move`] wrapped as a [`Choice`] of kind `Random` (regret unknown, reported as 0).
 pub fn random_choice(legal: &[Move], rng: &mut ChaCha20Rng) -> Choice {
-    Choice {
-        mv: random_move(legal, rng),
-        kind: ChoiceKind::Random,
-        regret_cp: 0,
-        candidates: legal.len(),
-    }
+    Choice { mv: random_move(legal, rng), kind: ChoiceKind::Random, regret_cp: 0, candidates: legal.len() }
 }

@@ -21,10 +21,7 @@ fn fixture(name: &str, args: &str) -> EngineConfig {
         name: name.into(),
         cmd: FIXTURE.into(),
         args: args.split_whitespace().map(str::to_string).collect(),
-        tc: TimeControl {
-            nodes: Some(1),
-            ..Default::default()
-        },
+        tc: TimeControl { nodes: Some(1), ..Default::default() },
         start_timeout: Duration::from_secs(5),
         hang_timeout: Duration::from_secs(5),
         ..Default::default()
@@ -66,36 +63,21 @@ impl Visitor for Replayer {
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(HashMap::new())
     }
-    fn tag(
-        &mut self,
-        t: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        t.insert(
-            String::from_utf8_lossy(name).to_string(),
-            value.decode_utf8_lossy().to_string(),
-        );
+    fn tag(&mut self, t: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        t.insert(String::from_utf8_lossy(name).to_string(), value.decode_utf8_lossy().to_string());
         ControlFlow::Continue(())
     }
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
         let pos = match tags.get("FEN") {
-            Some(f) => match Fen::from_ascii(f.as_bytes())
-                .ok()
-                .and_then(|f| f.into_position(CastlingMode::Standard).ok())
-            {
-                Some(p) => p,
-                _ => return ControlFlow::Break(Err(format!("bad FEN {f}"))),
-            },
+            Some(f) => {
+                match Fen::from_ascii(f.as_bytes()).ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
+                    Some(p) => p,
+                    _ => return ControlFlow::Break(Err(format!("bad FEN {f}"))),
+                }
+            }
             None => Chess::default(),
         };
-        ControlFlow::Continue((
-            Replayed {
-                tags,
-                ..Default::default()
-            },
-            pos,
-        ))
+        ControlFlow::Continue((Replayed { tags, ..Default::default() }, pos))
     }
     fn san(&mut self, m: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
         match san.san.to_move(&m.1) {
@@ -107,11 +89,7 @@ impl Visitor for Replayer {
             Err(e) => ControlFlow::Break(Err(format!("illegal {san}: {e}"))),
         }
     }
-    fn outcome(
-        &mut self,
-        m: &mut Self::Movetext,
-        o: pgn_reader::Outcome,
-    ) -> ControlFlow<Self::Output> {
+    fn outcome(&mut self, m: &mut Self::Movetext, o: pgn_reader::Outcome) -> ControlFlow<Self::Output> {
         m.0.result_token = o.to_string();
         ControlFlow::Continue(())
     }
@@ -128,18 +106,7 @@ fn replay(path: &Path) -> Vec<Replayed> {
     let mut out = Vec::new();
     while let Some(g) = reader.read_game(&mut Replayer).unwrap() {
         let g = g.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for t in [
-            "Event",
-            "Site",
-            "Date",
-            "Round",
-            "White",
-            "Black",
-            "Result",
-            "Termination",
-            "PlyCount",
-            "Seed",
-        ] {
+        for t in ["Event", "Site", "Date", "Round", "White", "Black", "Result", "Termination", "PlyCount", "Seed"] {
             assert!(g.tags.contains_key(t), "missing tag {t}");
         }
         assert!(g.tags.contains_key("TimeControl") || g.tags.contains_key("WhiteTimeControl"));
@@ -192,47 +159,26 @@ fn fixture_match_pgn_json_and_seeds() {
     let sent: Vec<String> = std::fs::read_to_string(&log)
         .unwrap()
         .lines()
-        .filter_map(|l| {
-            l.strip_prefix("setoption name Seed value ")
-                .map(str::to_string)
-        })
+        .filter_map(|l| l.strip_prefix("setoption name Seed value ").map(str::to_string))
         .collect();
     let tagged: Vec<String> = games.iter().map(|g| g.tags["Seed"].clone()).collect();
     assert_eq!(sent, tagged);
-    let seeds: Vec<u64> = (0..6)
-        .map(|g| sparring::arena::game_seed(12345, g))
-        .collect();
+    let seeds: Vec<u64> = (0..6).map(|g| sparring::arena::game_seed(12345, g)).collect();
     assert_eq!(tagged, seeds.iter().map(u64::to_string).collect::<Vec<_>>());
     // The same game index gets the same seed with another opponent and the same games replay.
-    let s2 = run_match(MatchConfig {
-        pgnout: None,
-        epdout: None,
-        jsonout: None,
-        ..c.clone()
-    })
-    .unwrap();
-    assert_eq!(
-        s.games.iter().map(|g| g.seed).collect::<Vec<_>>(),
-        s2.games.iter().map(|g| g.seed).collect::<Vec<_>>()
-    );
+    let s2 = run_match(MatchConfig { pgnout: None, epdout: None, jsonout: None, ..c.clone() }).unwrap();
+    assert_eq!(s.games.iter().map(|g| g.seed).collect::<Vec<_>>(), s2.games.iter().map(|g| g.seed).collect::<Vec<_>>());
     assert_eq!(
         s.games.iter().map(|g| g.plies).collect::<Vec<_>>(),
         s2.games.iter().map(|g| g.plies).collect::<Vec<_>>()
     );
     // JSON summary and EPD output.
     let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(c.jsonout.as_ref().unwrap()).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(c.jsonout.as_ref().unwrap()).unwrap()).unwrap();
     assert_eq!(j["games_played"], 6);
     assert_eq!(j["engines"][0], "A");
     assert!(j["pentanomial"].is_array());
-    assert_eq!(
-        std::fs::read_to_string(c.epdout.as_ref().unwrap())
-            .unwrap()
-            .lines()
-            .count(),
-        6
-    );
+    assert_eq!(std::fs::read_to_string(c.epdout.as_ref().unwrap()).unwrap().lines().count(), 6);
 }
 
 #[test]
@@ -247,17 +193,11 @@ fn epd_book_with_fen_tags_and_clock() {
     let mut a = fixture("A", "");
     let mut b = fixture("B", "");
     for e in [&mut a, &mut b] {
-        e.tc = TimeControl {
-            clock: TimeControl::parse_tc("40/5+0.05").unwrap(),
-            ..Default::default()
-        };
+        e.tc = TimeControl { clock: TimeControl::parse_tc("40/5+0.05").unwrap(), ..Default::default() };
         e.timemargin = Duration::from_millis(200);
     }
     let mut c = config(a, b, 2);
-    c.openings = OpeningsConfig {
-        file: Some(book),
-        ..Default::default()
-    };
+    c.openings = OpeningsConfig { file: Some(book), ..Default::default() };
     c.pgnout = Some(tmp("epd.pgn"));
     let s = run_match(c.clone()).unwrap();
     assert_eq!(s.games_played, 2);
@@ -271,39 +211,23 @@ fn epd_book_with_fen_tags_and_clock() {
 fn adjudication_in_games() {
     // Draw by scores: both engines report 0.
     let mut c = config(fixture("A", "--score 0"), fixture("B", "--score 0"), 1);
-    c.draw = Some(DrawRule {
-        movenumber: 1,
-        movecount: 3,
-        score: 10,
-    });
+    c.draw = Some(DrawRule { movenumber: 1, movecount: 3, score: 10 });
     let s = run_match(c).unwrap();
     assert_eq!(s.games[0].reason, "Draw by adjudication");
     assert_eq!(s.games[0].termination, "adjudication");
     assert_eq!(s.games[0].plies, 10 + 6); // the first built-in line has 10 plies
     // Resignation: A reports a lost score.
     let mut c = config(fixture("A", "--score -900"), fixture("B", "--score 0"), 2);
-    c.resign = Some(ResignRule {
-        movecount: 2,
-        score: 600,
-        twosided: false,
-    });
+    c.resign = Some(ResignRule { movecount: 2, score: 600, twosided: false });
     let s = run_match(c.clone()).unwrap();
     assert_eq!(s.result.losses, 2);
     assert_eq!(only_reason(&s, 0), "White resigns");
     assert_eq!(only_reason(&s, 1), "Black resigns");
     // Two-sided: B does not agree, so nobody resigns; the move limit ends the games.
-    c.resign = Some(ResignRule {
-        movecount: 2,
-        score: 600,
-        twosided: true,
-    });
+    c.resign = Some(ResignRule { movecount: 2, score: 600, twosided: true });
     c.maxmoves = Some(12);
     let s = run_match(c).unwrap();
-    assert!(
-        s.games
-            .iter()
-            .all(|g| g.reason == "Draw by move limit" && g.plies == 24)
-    );
+    assert!(s.games.iter().all(|g| g.reason == "Draw by move limit" && g.plies == 24));
 }
 
 #[test]
@@ -314,16 +238,9 @@ fn syzygy_adjudication_in_games() {
         return;
     }
     let book = tmp("tb.epd");
-    std::fs::write(
-        &book,
-        "8/8/8/4k3/8/8/8/KQQ5 w - - 0 1\n4k3/8/8/8/8/8/8/KR1r4 w - - 0 1\n",
-    )
-    .unwrap();
+    std::fs::write(&book, "8/8/8/4k3/8/8/8/KQQ5 w - - 0 1\n4k3/8/8/8/8/8/8/KR1r4 w - - 0 1\n").unwrap();
     let mut c = config(fixture("A", ""), fixture("B", ""), 2);
-    c.openings = OpeningsConfig {
-        file: Some(book),
-        ..Default::default()
-    };
+    c.openings = OpeningsConfig { file: Some(book), ..Default::default() };
     c.tb = Some(tbdir.to_string());
     c.pgnout = Some(tmp("tb.pgn"));
     let s = run_match(c.clone()).unwrap();
@@ -366,24 +283,12 @@ fn fault_case(
 
 #[test]
 fn fault_illegal_move() {
-    fault_case(
-        "--mode illegal --at 2",
-        |_| {},
-        "illegal move",
-        "makes an illegal move",
-        false,
-    );
+    fault_case("--mode illegal --at 2", |_| {}, "illegal move", "makes an illegal move", false);
 }
 
 #[test]
 fn fault_crash_with_recover() {
-    fault_case(
-        "--mode exit --at 2",
-        |_| {},
-        "abandoned",
-        "disconnects",
-        true,
-    );
+    fault_case("--mode exit --at 2", |_| {}, "abandoned", "disconnects", true);
 }
 
 #[test]
@@ -411,10 +316,7 @@ fn fault_time_forfeit() {
     fault_case(
         "--mode overrun --at 2 --sleep 250",
         |e| {
-            e.tc = TimeControl {
-                movetime: Some(Duration::from_millis(50)),
-                ..Default::default()
-            };
+            e.tc = TimeControl { movetime: Some(Duration::from_millis(50)), ..Default::default() };
             e.timemargin = Duration::from_millis(30);
         },
         "time forfeit",
@@ -425,10 +327,7 @@ fn fault_time_forfeit() {
     fault_case(
         "--mode overrun --at 3 --sleep 300",
         |e| {
-            e.tc = TimeControl {
-                clock: TimeControl::parse_tc("0.1+0").unwrap(),
-                ..Default::default()
-            };
+            e.tc = TimeControl { clock: TimeControl::parse_tc("0.1+0").unwrap(), ..Default::default() };
             e.timemargin = Duration::from_millis(50);
         },
         "time forfeit",
@@ -472,50 +371,18 @@ fn concurrency_and_sprt_stop() {
 fn cli_end_to_end() {
     let pgn = tmp("cli.pgn");
     let out = std::process::Command::new(SPARRING)
-        .args([
-            "match",
-            "-engine",
-            &format!("cmd={FIXTURE}"),
-            "name=X",
-            "-engine",
-            &format!("cmd={FIXTURE}"),
-            "name=Y",
-        ])
-        .args([
-            "-each",
-            "nodes=1",
-            "-games",
-            "2",
-            "-repeat",
-            "-srand",
-            "5",
-            "-maxmoves",
-            "30",
-            "-pgnout",
-        ])
+        .args(["match", "-engine", &format!("cmd={FIXTURE}"), "name=X", "-engine", &format!("cmd={FIXTURE}"), "name=Y"])
+        .args(["-each", "nodes=1", "-games", "2", "-repeat", "-srand", "5", "-maxmoves", "30", "-pgnout"])
         .arg(&pgn)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    for needle in [
-        "Score of X vs Y",
-        "Elo:",
-        "LOS:",
-        "Ptnml(0-2):",
-        "2 of 2 games finished.",
-    ] {
+    for needle in ["Score of X vs Y", "Elo:", "LOS:", "Ptnml(0-2):", "2 of 2 games finished."] {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
     }
     assert_eq!(replay(&pgn).len(), 2);
-    let help = std::process::Command::new(SPARRING)
-        .args(["match", "--help"])
-        .output()
-        .unwrap();
+    let help = std::process::Command::new(SPARRING).args(["match", "--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&help.stdout).contains("-openings"));
 }
 
@@ -524,10 +391,7 @@ fn sparring_vs_sparring() {
     let eng = |name: &str| EngineConfig {
         name: name.into(),
         cmd: SPARRING.into(),
-        tc: TimeControl {
-            nodes: Some(300),
-            ..Default::default()
-        },
+        tc: TimeControl { nodes: Some(300), ..Default::default() },
         start_timeout: Duration::from_secs(10),
         hang_timeout: Duration::from_secs(10),
         ..Default::default()
@@ -539,11 +403,7 @@ fn sparring_vs_sparring() {
     let s = run_match(c.clone()).unwrap();
     assert_eq!(s.games_played, 4, "{s:#?}");
     assert_eq!(s.faults, [0, 0], "{s:#?}");
-    assert!(
-        s.games
-            .iter()
-            .all(|g| matches!(g.termination.as_str(), "normal" | "adjudication"))
-    );
+    assert!(s.games.iter().all(|g| matches!(g.termination.as_str(), "normal" | "adjudication")));
     let games = replay(c.pgnout.as_ref().unwrap());
     assert_eq!(games.len(), 4);
 }

@@ -9,17 +9,11 @@ use sparring::board::zobrist;
 use std::path::Path;
 
 fn pos(fen: &str) -> Chess {
-    Fen::from_ascii(fen.as_bytes())
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+    Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Standard).unwrap()
 }
 
 fn play(p: &mut Chess, keys: &mut Vec<u64>, uci: &str) {
-    let m = UciMove::from_ascii(uci.as_bytes())
-        .unwrap()
-        .to_move(p)
-        .unwrap();
+    let m = UciMove::from_ascii(uci.as_bytes()).unwrap().to_move(p).unwrap();
     p.play_unchecked(m);
     keys.push(zobrist(p));
 }
@@ -34,12 +28,7 @@ fn checkmate_and_stalemate() {
         assert_eq!(rule_end(&p, &keys), None);
     }
     play(&mut p, &mut keys, "d8h4");
-    assert_eq!(
-        rule_end(&p, &keys),
-        Some(RuleEnd::Checkmate {
-            winner: Color::Black
-        })
-    );
+    assert_eq!(rule_end(&p, &keys), Some(RuleEnd::Checkmate { winner: Color::Black }));
     let s = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert_eq!(rule_end(&s, &[zobrist(&s)]), Some(RuleEnd::Stalemate));
 }
@@ -52,11 +41,7 @@ fn threefold_repetition() {
     for (i, m) in cycle.iter().chain(cycle.iter()).enumerate() {
         play(&mut p, &mut keys, m);
         // The start position occurs for the third time after the 8th ply.
-        let expect = if i == 7 {
-            Some(RuleEnd::Repetition)
-        } else {
-            None
-        };
+        let expect = if i == 7 { Some(RuleEnd::Repetition) } else { None };
         assert_eq!(rule_end(&p, &keys), expect, "after ply {}", i + 1);
     }
 }
@@ -67,55 +52,27 @@ fn fifty_moves_and_insufficient_material() {
     assert_eq!(rule_end(&p, &[zobrist(&p)]), Some(RuleEnd::FiftyMoves));
     let p = pos("4k3/8/8/8/8/8/R7/4K3 w - - 99 80");
     assert_eq!(rule_end(&p, &[zobrist(&p)]), None);
-    for fen in [
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/3NK3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/3BK3 b - - 0 1",
-    ] {
+    for fen in ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/3NK3 w - - 0 1", "4k3/8/8/8/8/8/8/3BK3 b - - 0 1"] {
         let p = pos(fen);
-        assert_eq!(
-            rule_end(&p, &[zobrist(&p)]),
-            Some(RuleEnd::InsufficientMaterial),
-            "{fen}"
-        );
+        assert_eq!(rule_end(&p, &[zobrist(&p)]), Some(RuleEnd::InsufficientMaterial), "{fen}");
     }
     // Mate on the 100th half-move counts as mate.
     let p = pos("7k/6Q1/6K1/8/8/8/8/8 b - - 100 80");
-    assert!(matches!(
-        rule_end(&p, &[zobrist(&p)]),
-        Some(RuleEnd::Checkmate { .. })
-    ));
+    assert!(matches!(rule_end(&p, &[zobrist(&p)]), Some(RuleEnd::Checkmate { .. })));
 }
 
 #[test]
 fn draw_and_resign_adjudication() {
     let p = Chess::default();
     let after_move_5 = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 6");
-    let mut a = Adjudicator::new(
-        Some(DrawRule {
-            movenumber: 5,
-            movecount: 2,
-            score: 10,
-        }),
-        None,
-    );
+    let mut a = Adjudicator::new(Some(DrawRule { movenumber: 5, movecount: 2, score: 10 }), None);
     // Low scores, but before move 5 is completed: no draw yet.
     for c in [Color::White, Color::Black, Color::White, Color::Black] {
         assert_eq!(a.update(c, Some(5), &p), None);
     }
-    assert!(matches!(
-        a.update(Color::White, Some(-3), &after_move_5),
-        Some(Verdict::Draw(_))
-    ));
+    assert!(matches!(a.update(Color::White, Some(-3), &after_move_5), Some(Verdict::Draw(_))));
     // A high score resets the count.
-    let mut a = Adjudicator::new(
-        Some(DrawRule {
-            movenumber: 0,
-            movecount: 2,
-            score: 10,
-        }),
-        None,
-    );
+    let mut a = Adjudicator::new(Some(DrawRule { movenumber: 0, movecount: 2, score: 10 }), None);
     assert_eq!(a.update(Color::White, Some(0), &after_move_5), None);
     assert_eq!(a.update(Color::Black, Some(50), &after_move_5), None);
     assert_eq!(a.update(Color::White, Some(0), &after_move_5), None);
@@ -124,34 +81,17 @@ fn draw_and_resign_adjudication() {
     assert!(a.update(Color::Black, None, &after_move_5).is_none());
 
     // One-sided resignation after 3 losing moves of White.
-    let mut r = Adjudicator::new(
-        None,
-        Some(ResignRule {
-            movecount: 3,
-            score: 500,
-            twosided: false,
-        }),
-    );
+    let mut r = Adjudicator::new(None, Some(ResignRule { movecount: 3, score: 500, twosided: false }));
     assert_eq!(r.update(Color::White, Some(-600), &p), None);
     assert_eq!(r.update(Color::Black, Some(0), &p), None);
     assert_eq!(r.update(Color::White, Some(-600), &p), None);
     assert_eq!(r.update(Color::Black, Some(0), &p), None);
     assert_eq!(
         r.update(Color::White, Some(-100_000 + 3), &p),
-        Some(Verdict::Win {
-            winner: Color::Black,
-            reason: "White resigns".into()
-        })
+        Some(Verdict::Win { winner: Color::Black, reason: "White resigns".into() })
     );
     // Two-sided: Black must agree.
-    let mut r = Adjudicator::new(
-        None,
-        Some(ResignRule {
-            movecount: 2,
-            score: 500,
-            twosided: true,
-        }),
-    );
+    let mut r = Adjudicator::new(None, Some(ResignRule { movecount: 2, score: 500, twosided: true }));
     for _ in 0..3 {
         assert_eq!(r.update(Color::White, Some(-600), &p), None);
         assert_eq!(r.update(Color::Black, Some(100), &p), None);
@@ -159,13 +99,7 @@ fn draw_and_resign_adjudication() {
     assert_eq!(r.update(Color::Black, Some(700), &p), None);
     assert_eq!(r.update(Color::White, Some(-600), &p), None);
     assert_eq!(r.update(Color::Black, Some(700), &p), None);
-    assert!(matches!(
-        r.update(Color::White, Some(-600), &p),
-        Some(Verdict::Win {
-            winner: Color::Black,
-            ..
-        })
-    ));
+    assert!(matches!(r.update(Color::White, Some(-600), &p), Some(Verdict::Win { winner: Color::Black, .. })));
 }
 
 const TB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy/3-4");
@@ -178,25 +112,10 @@ fn syzygy_adjudication() {
     }
     let tb = TbAdjudicator::open(TB, 0).unwrap();
     // KQ v K: a win for the side with the queen, whoever is to move.
-    assert!(matches!(
-        tb.probe(&pos("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")),
-        Some(Verdict::Win {
-            winner: Color::White,
-            ..
-        })
-    ));
-    assert!(matches!(
-        tb.probe(&pos("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")),
-        Some(Verdict::Win {
-            winner: Color::White,
-            ..
-        })
-    ));
+    assert!(matches!(tb.probe(&pos("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")), Some(Verdict::Win { winner: Color::White, .. })));
+    assert!(matches!(tb.probe(&pos("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")), Some(Verdict::Win { winner: Color::White, .. })));
     // KR v KR: a draw. K+P v K with the defender in front: a draw.
-    assert!(matches!(
-        tb.probe(&pos("8/8/3rk3/8/8/3RK3/8/8 w - - 0 1")),
-        Some(Verdict::Draw(_))
-    ));
+    assert!(matches!(tb.probe(&pos("8/8/3rk3/8/8/3RK3/8/8 w - - 0 1")), Some(Verdict::Draw(_))));
     assert!(matches!(
         tb.probe(&pos("4k3/8/4K3/4P3/8/8/8/8 b - - 0 1")),
         Some(Verdict::Win { .. }) | Some(Verdict::Draw(_))
@@ -212,15 +131,8 @@ fn builtin_book_is_legal_named_and_large() {
     let b = openings::builtin();
     assert!(b.len() >= 50, "{} lines", b.len());
     for (o, &(eco, name, line)) in b.iter().zip(openings::BUILTIN) {
-        assert_eq!(
-            o.moves.len(),
-            line.split_whitespace().count(),
-            "{eco} {name}"
-        );
-        assert!(
-            eco.len() == 3 && eco.starts_with(['A', 'B', 'C', 'D', 'E']),
-            "{eco}"
-        );
+        assert_eq!(o.moves.len(), line.split_whitespace().count(), "{eco} {name}");
+        assert!(eco.len() == 3 && eco.starts_with(['A', 'B', 'C', 'D', 'E']), "{eco}");
         assert!(!name.is_empty());
         let p = o.position();
         assert!(!p.is_game_over(), "{eco} {name} ends the game");
@@ -263,16 +175,10 @@ fn book_files() {
     assert!(v[1].root_fen.is_some());
     // The real books, if present.
     if Path::new(dir).exists() {
-        let v =
-            openings::load(&Path::new(dir).join("8moves_v3.pgn"), BookFormat::Pgn, None).unwrap();
+        let v = openings::load(&Path::new(dir).join("8moves_v3.pgn"), BookFormat::Pgn, None).unwrap();
         assert_eq!(v.len(), 34_700);
         assert!(v.iter().all(|o| o.moves.len() == 16));
-        let v = openings::load(
-            &Path::new(dir).join("noob_3moves.epd"),
-            BookFormat::Epd,
-            None,
-        )
-        .unwrap();
+        let v = openings::load(&Path::new(dir).join("noob_3moves.epd"), BookFormat::Epd, None).unwrap();
         assert!(v.len() > 150_000);
     } else {
         println!("skipped: ../shared/data not found");
@@ -302,50 +208,20 @@ fn command_line() {
     let [e1, e2] = &c.engines;
     assert_eq!(e1.name, "A");
     assert_eq!(e1.args, vec!["--x", "1"]);
-    assert_eq!(
-        e1.options,
-        vec![("Hash".into(), "16".into()), ("Threads".into(), "1".into())]
-    );
+    assert_eq!(e1.options, vec![("Hash".into(), "16".into()), ("Threads".into(), "1".into())]);
     let clock = e1.tc.clock.unwrap();
-    assert_eq!(
-        (
-            clock.moves,
-            clock.base.as_secs_f64(),
-            clock.inc.as_secs_f64()
-        ),
-        (40, 60.0, 0.6)
-    );
+    assert_eq!((clock.moves, clock.base.as_secs_f64(), clock.inc.as_secs_f64()), (40, 60.0, 0.6));
     assert_eq!(e1.tc.pgn_tag(), "40/60+0.6");
     assert_eq!(e2.name, "b");
     assert_eq!(e2.tc.pgn_tag(), "10+0.1");
     assert_eq!((e2.tc.depth, e2.tc.nodes), (Some(5), Some(1000)));
     assert_eq!(e2.timemargin.as_millis(), 50);
-    assert_eq!(
-        (c.games, c.rounds, c.repeat, c.concurrency, c.srand),
-        (2, 3, true, 2, 42)
-    );
+    assert_eq!((c.games, c.rounds, c.repeat, c.concurrency, c.srand), (2, 3, true, 2, 42));
     assert_eq!(c.openings.format, BookFormat::Pgn);
     assert_eq!((c.openings.plies, c.openings.start), (Some(8), 3));
-    assert_eq!(
-        c.draw,
-        Some(DrawRule {
-            movenumber: 40,
-            movecount: 8,
-            score: 10
-        })
-    );
-    assert_eq!(
-        c.resign,
-        Some(ResignRule {
-            movecount: 3,
-            score: 600,
-            twosided: true
-        })
-    );
-    assert_eq!(
-        (c.maxmoves, c.tb_pieces, c.rating_interval, c.recover),
-        (Some(200), 5, 20, true)
-    );
+    assert_eq!(c.draw, Some(DrawRule { movenumber: 40, movecount: 8, score: 10 }));
+    assert_eq!(c.resign, Some(ResignRule { movecount: 3, score: 600, twosided: true }));
+    assert_eq!((c.maxmoves, c.tb_pieces, c.rating_interval, c.recover), (Some(200), 5, 20, true));
     assert_eq!(c.jsonout.as_deref(), Some(Path::new("out.json")));
     assert_eq!(c.sprt.unwrap().beta, 0.1);
     // Errors are reported, not panics.

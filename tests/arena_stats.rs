@@ -29,11 +29,7 @@ fn erf_values() {
 fn trinomial_by_hand() {
     // W=10 D=5 L=5: mu = 0.625, var = 3.4375/20 = 0.171875, se = sqrt(var/20).
     let e = trinomial_elo(10, 5, 5);
-    close(
-        e.elo.unwrap(),
-        -400.0 * (1.0 / 0.625 - 1.0f64).log10(),
-        1e-9,
-    );
+    close(e.elo.unwrap(), -400.0 * (1.0 / 0.625 - 1.0f64).log10(), 1e-9);
     close(e.elo.unwrap(), 88.7395, 1e-3);
     let se = (0.171875f64 / 20.0).sqrt();
     let lo = score_to_elo(0.625 - Z95 * se);
@@ -49,10 +45,9 @@ fn trinomial_by_hand() {
 /// Published cutechess-cli lines ("Score of X vs Y: W - L - D ... Elo difference: E +/- M, LOS").
 #[test]
 fn matches_published_cutechess_output() {
-    for &(w, l, d, elo, err, los_pct) in &[
-        (449u64, 276u64, 275u64, 60.7, 18.5, 100.0),
-        (382, 320, 298, 21.6, 18.1, 99.0),
-    ] {
+    for &(w, l, d, elo, err, los_pct) in
+        &[(449u64, 276u64, 275u64, 60.7, 18.5, 100.0), (382, 320, 298, 21.6, 18.1, 99.0)]
+    {
         let e = trinomial_elo(w, d, l);
         close(e.elo.unwrap(), elo, 0.05);
         close(e.error95.unwrap(), err, 0.05);
@@ -84,11 +79,7 @@ fn pentanomial_by_hand() {
     let e = pentanomial_elo(&p);
     close(e.elo.unwrap(), 77.71, 0.005);
     let se = (var / 100.0).sqrt();
-    close(
-        e.error95.unwrap(),
-        (score_to_elo(mu + Z95 * se) - score_to_elo(mu - Z95 * se)) / 2.0,
-        1e-9,
-    );
+    close(e.error95.unwrap(), (score_to_elo(mu + Z95 * se) - score_to_elo(mu - Z95 * se)) / 2.0, 1e-9);
     // nElo: (mu - 1/2) / sqrt(2 var) * 800 / ln 10, interval ± Z95 * 800/ln10 / sqrt(2 N).
     let n = pentanomial_nelo(&p);
     let k = 800.0 / std::f64::consts::LN_10;
@@ -116,17 +107,10 @@ fn sprt_bounds_and_llr() {
     // Trinomial: W=60 D=20 L=20, mu = 0.7, var = (60*.09 + 20*.04 + 20*.49)/100 = 0.16.
     let t = Sprt::new(0.0, 5.0, 0.05, 0.05);
     let (s0, s1) = (0.5, elo_to_score(5.0));
-    close(
-        t.llr_trinomial(60, 20, 20),
-        100.0 * (s1 - s0) * (1.4 - s0 - s1) / (2.0 * 0.16),
-        1e-9,
-    );
+    close(t.llr_trinomial(60, 20, 20), 100.0 * (s1 - s0) * (1.4 - s0 - s1) / (2.0 * 0.16), 1e-9);
     // A dead-even result leans to H0 and eventually accepts it.
     assert!(t.llr_trinomial(500, 1000, 500) < 0.0);
-    assert_eq!(
-        t.decision(t.llr_trinomial(5000, 10000, 5000)),
-        SprtDecision::AcceptH0
-    );
+    assert_eq!(t.decision(t.llr_trinomial(5000, 10000, 5000)), SprtDecision::AcceptH0);
     assert_eq!(t.llr_trinomial(0, 0, 0), 0.0);
     // Normalized model: s_i = 1/2 + nelo_i / (800/ln 10) * sigma.
     let mut nrm = Sprt::new(0.0, 10.0, 0.05, 0.05);
@@ -134,9 +118,5 @@ fn sprt_bounds_and_llr() {
     let k = 800.0 / std::f64::consts::LN_10;
     let sigma = (2.0f64 * 0.0529).sqrt();
     let (s0, s1) = (0.5, 0.5 + 10.0 / k * sigma);
-    close(
-        nrm.llr_pentanomial(&p),
-        100.0 * (s1 - s0) * (1.22 - s0 - s1) / (2.0 * 0.0529),
-        1e-9,
-    );
+    close(nrm.llr_pentanomial(&p), 100.0 * (s1 - s0) * (1.22 - s0 - s1) / (2.0 * 0.0529), 1e-9);
 }

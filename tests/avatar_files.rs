@@ -30,82 +30,40 @@ fn parses_keys_phases_comments_and_spacing() {
     assert_eq!(a.mg[Term::Space.index()], 100, "missing keys stay 100");
     assert_eq!(a.name(), "x");
     let d = a.describe();
-    assert!(
-        d.contains("Material 90/100") && d.contains("KingSafety 140/100"),
-        "{d}"
-    );
+    assert!(d.contains("Material 90/100") && d.contains("KingSafety 140/100"), "{d}");
     assert!(!d.contains("Space"), "{d}");
     assert!(Avatar::parse("", "e.avt").unwrap().is_neutral());
-    assert!(
-        Avatar::parse("# nothing\n\n", "e.avt")
-            .unwrap()
-            .is_neutral()
-    );
+    assert!(Avatar::parse("# nothing\n\n", "e.avt").unwrap().is_neutral());
 }
 
 #[test]
 fn every_problem_is_rejected_with_file_and_line() {
     type Case = (&'static str, usize, fn(&AvatarProblem) -> bool);
     let cases: [Case; 11] = [
-        (
-            "Material(mg)=100\nDragons(mg)=100\n",
-            2,
-            |p| matches!(p, AvatarProblem::UnknownKey(k) if k == "Dragons"),
-        ),
-        ("Material(mg)=abc\n", 1, |p| {
-            matches!(p, AvatarProblem::BadNumber(_))
-        }),
-        ("Material(mg)=12.5\n", 1, |p| {
-            matches!(p, AvatarProblem::BadNumber(_))
-        }),
-        ("Material(mg)=\n", 1, |p| {
-            matches!(p, AvatarProblem::BadNumber(_))
-        }),
-        ("\n\nMaterial(mg)=201\n", 3, |p| {
-            matches!(p, AvatarProblem::OutOfRange(_))
-        }),
-        ("Material(mg)=-1\n", 1, |p| {
-            matches!(p, AvatarProblem::OutOfRange(_))
-        }),
-        ("Material(eg)=99999999999999999999999\n", 1, |p| {
-            matches!(p, AvatarProblem::OutOfRange(_))
-        }),
+        ("Material(mg)=100\nDragons(mg)=100\n", 2, |p| matches!(p, AvatarProblem::UnknownKey(k) if k == "Dragons")),
+        ("Material(mg)=abc\n", 1, |p| matches!(p, AvatarProblem::BadNumber(_))),
+        ("Material(mg)=12.5\n", 1, |p| matches!(p, AvatarProblem::BadNumber(_))),
+        ("Material(mg)=\n", 1, |p| matches!(p, AvatarProblem::BadNumber(_))),
+        ("\n\nMaterial(mg)=201\n", 3, |p| matches!(p, AvatarProblem::OutOfRange(_))),
+        ("Material(mg)=-1\n", 1, |p| matches!(p, AvatarProblem::OutOfRange(_))),
+        ("Material(eg)=99999999999999999999999\n", 1, |p| matches!(p, AvatarProblem::OutOfRange(_))),
         ("Material(mg)=100\n# c\nmaterial(MG)=90\n", 3, |p| {
             matches!(p, AvatarProblem::Duplicate { first_line: 1, .. })
         }),
-        (
-            "Material(xg)=100\n",
-            1,
-            |p| matches!(p, AvatarProblem::BadPhase(ph) if ph == "xg"),
-        ),
-        ("Material=100\n", 1, |p| {
-            matches!(p, AvatarProblem::Malformed(_))
-        }),
-        ("Material(mg) 100\n", 1, |p| {
-            matches!(p, AvatarProblem::Malformed(_))
-        }),
+        ("Material(xg)=100\n", 1, |p| matches!(p, AvatarProblem::BadPhase(ph) if ph == "xg")),
+        ("Material=100\n", 1, |p| matches!(p, AvatarProblem::Malformed(_))),
+        ("Material(mg) 100\n", 1, |p| matches!(p, AvatarProblem::Malformed(_))),
     ];
     for (text, line, ok) in cases {
         let e = reject(text);
         assert_eq!(e.file, "test.avt", "{text:?}");
         assert_eq!(e.line, line, "{text:?}: {e}");
         assert!(ok(&e.problem), "{text:?}: {e}");
-        assert!(
-            e.to_string().starts_with(&format!("test.avt:{line}: ")),
-            "{e}"
-        );
+        assert!(e.to_string().starts_with(&format!("test.avt:{line}: ")), "{e}");
     }
     // More malformed shapes.
-    for text in [
-        "(mg)=100",
-        "Material(mg)x=100",
-        "Material(mg=100",
-        "just words",
-    ] {
-        assert!(
-            matches!(reject(text).problem, AvatarProblem::Malformed(_)),
-            "{text}"
-        );
+    for text in ["(mg)=100", "Material(mg)x=100", "Material(mg=100", "just words"] {
+        assert!(matches!(reject(text).problem, AvatarProblem::Malformed(_)), "{text}");
     }
     // The same key in different phases is not a duplicate.
     Avatar::parse("Material(mg)=100\nMaterial(eg)=100\n", "ok.avt").unwrap();
@@ -114,16 +72,9 @@ fn every_problem_is_rejected_with_file_and_line() {
 #[test]
 fn messages_read_well() {
     let e = reject("Material(mg)=100\nMaterial(mg)=90\n");
-    assert_eq!(
-        e.to_string(),
-        "test.avt:2: duplicate key Material(mg) (first set on line 1)"
-    );
+    assert_eq!(e.to_string(), "test.avt:2: duplicate key Material(mg) (first set on line 1)");
     let e = reject("Materia(mg)=90\n");
-    assert!(
-        e.to_string()
-            .starts_with("test.avt:1: unknown key 'Materia'"),
-        "{e}"
-    );
+    assert!(e.to_string().starts_with("test.avt:1: unknown key 'Materia'"), "{e}");
     let e = reject("Material(mg)=250\n");
     assert_eq!(e.to_string(), "test.avt:1: value 250 out of range (0-200)");
 }
@@ -134,11 +85,7 @@ fn missing_and_unreadable_files_are_rejected() {
     let e = Avatar::load(&missing).unwrap_err();
     assert!(matches!(e.problem, AvatarProblem::Missing(_)), "{e}");
     assert_eq!(e.line, 0);
-    assert!(
-        e.to_string()
-            .starts_with(&format!("{}: ", missing.display())),
-        "{e}"
-    );
+    assert!(e.to_string().starts_with(&format!("{}: ", missing.display())), "{e}");
 
     let e = Avatar::load(avatars_dir()).unwrap_err();
     assert!(matches!(e.problem, AvatarProblem::Unreadable(_)), "{e}");
@@ -168,37 +115,18 @@ fn every_shipped_avatar_loads_and_says_what_it_imitates() {
         let a = Avatar::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(!a.is_neutral(), "{} changes nothing", path.display());
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            text.lines().next().is_some_and(|l| l.starts_with('#')),
-            "{} needs a header comment",
-            path.display()
-        );
+        assert!(text.lines().next().is_some_and(|l| l.starts_with('#')), "{} needs a header comment", path.display());
         names.push(a.name());
     }
-    for want in [
-        "italian",
-        "philidor",
-        "romantic",
-        "modern",
-        "attacker",
-        "positional",
-        "materialist",
-        "defender",
-    ] {
-        assert!(
-            names.iter().any(|n| n == want),
-            "avatars/{want}.avt missing"
-        );
+    for want in ["italian", "philidor", "romantic", "modern", "attacker", "positional", "materialist", "defender"] {
+        assert!(names.iter().any(|n| n == want), "avatars/{want}.avt missing");
     }
 }
 
 #[test]
 fn apply_multiplies_weights_and_keeps_disabled_groups_disabled() {
-    let a = Avatar::parse(
-        "Threats(mg)=150\nThreats(eg)=50\nPawnStructure(mg)=200\nImbalance(eg)=0\n",
-        "a.avt",
-    )
-    .unwrap();
+    let a =
+        Avatar::parse("Threats(mg)=150\nThreats(eg)=50\nPawnStructure(mg)=200\nImbalance(eg)=0\n", "a.avt").unwrap();
     // The Romantic school: Threats at 120 %, Imbalance disabled.
     let mut cfg = Ladder::builtin().at(2300).eval;
     assert!(!cfg.is_enabled(Term::Imbalance));

@@ -14,16 +14,7 @@ fn moves() -> Vec<Move> {
 /// Root moves with these scores, in the given (best-first) order.
 fn root(scores: &[i32]) -> Vec<RootMove> {
     let ms = moves();
-    scores
-        .iter()
-        .enumerate()
-        .map(|(i, &score)| RootMove {
-            mv: ms[i],
-            score,
-            pv: vec![ms[i]],
-            depth: 5,
-        })
-        .collect()
+    scores.iter().enumerate().map(|(i, &score)| RootMove { mv: ms[i], score, pv: vec![ms[i]], depth: 5 }).collect()
 }
 
 fn rng(seed: u64) -> ChaCha20Rng {
@@ -35,13 +26,7 @@ fn index_of(root: &[RootMove], mv: Move) -> usize {
 }
 
 fn slips(p: f64, min: i32, max: i32) -> ChoiceSettings {
-    ChoiceSettings {
-        plateau_cp: 0,
-        lambda: None,
-        slip_p: p,
-        slip_min_cp: min,
-        slip_max_cp: max,
-    }
+    ChoiceSettings { plateau_cp: 0, lambda: None, slip_p: p, slip_min_cp: min, slip_max_cp: max }
 }
 
 #[test]
@@ -79,9 +64,7 @@ fn slip_probability_is_respected() {
     let r = root(&[50, 40, -50, -100]);
     let s = slips(0.2, 50, 250);
     let n = 20_000;
-    let slipped = (0..n)
-        .filter(|&seed| choose(&r, &s, &mut rng(seed)).kind == ChoiceKind::Slip)
-        .count();
+    let slipped = (0..n).filter(|&seed| choose(&r, &s, &mut rng(seed)).kind == ChoiceKind::Slip).count();
     let rate = slipped as f64 / n as f64;
     assert!((0.18..0.22).contains(&rate), "{rate}");
     // p = 0 never slips.
@@ -121,11 +104,7 @@ fn never_slips_away_from_a_found_mate_and_plays_the_fastest() {
         assert_eq!(c.regret_cp, 0);
     }
     // Also with a wide plateau and with Boltzmann.
-    let wide = ChoiceSettings {
-        plateau_cp: 50,
-        lambda: Some(0.1),
-        ..slips(0.5, 0, 1000)
-    };
+    let wide = ChoiceSettings { plateau_cp: 50, lambda: Some(0.1), ..slips(0.5, 0, 1000) };
     for seed in 0..500 {
         assert_eq!(choose(&r, &wide, &mut rng(seed)).mv, r[1].mv);
     }
@@ -153,18 +132,11 @@ fn never_slips_into_a_mate_against_us() {
     }
     // When every move is mated, keep resisting: the longest defence, never a slip.
     let lost = root(&[-MATE + 12, -MATE + 10, -MATE + 4]);
-    let s = ChoiceSettings {
-        plateau_cp: 30,
-        lambda: None,
-        ..slips(1.0, 0, 100_000)
-    };
+    let s = ChoiceSettings { plateau_cp: 30, lambda: None, ..slips(1.0, 0, 100_000) };
     for seed in 0..500 {
         assert_eq!(choose(&lost, &s, &mut rng(seed)).mv, lost[0].mv);
     }
-    let boltz = ChoiceSettings {
-        lambda: Some(0.5),
-        ..s.clone()
-    };
+    let boltz = ChoiceSettings { lambda: Some(0.5), ..s.clone() };
     for seed in 0..500 {
         assert_eq!(choose(&lost, &boltz, &mut rng(seed)).mv, lost[0].mv);
     }
@@ -174,10 +146,7 @@ fn never_slips_into_a_mate_against_us() {
 #[test]
 fn plateau_picks_only_moves_within_plateau_cp() {
     let r = root(&[40, 40, 35, 31, 29, 0]);
-    let s = ChoiceSettings {
-        plateau_cp: 9,
-        ..ChoiceSettings::best()
-    };
+    let s = ChoiceSettings { plateau_cp: 9, ..ChoiceSettings::best() };
     let mut seen = [0u32; 6];
     for seed in 0..4000 {
         let c = choose(&r, &s, &mut rng(seed));
@@ -199,20 +168,14 @@ fn plateau_picks_only_moves_within_plateau_cp() {
     // A single best move is Best.
     let r1 = root(&[50, 10, 0]);
     let c = choose(&r1, &best, &mut rng(1));
-    assert_eq!(
-        (c.kind, c.mv, c.candidates),
-        (ChoiceKind::Best, r1[0].mv, 1)
-    );
+    assert_eq!((c.kind, c.mv, c.candidates), (ChoiceKind::Best, r1[0].mv, 1));
 }
 
 #[test]
 fn boltzmann_frequencies_follow_the_scores() {
     let scores = [100, 70, 40, 0, -100, -MATE + 3];
     let r = root(&scores);
-    let s = ChoiceSettings {
-        lambda: Some(2.0),
-        ..ChoiceSettings::best()
-    };
+    let s = ChoiceSettings { lambda: Some(2.0), ..ChoiceSettings::best() };
     let n = 40_000;
     let mut counts = [0u32; 6];
     for seed in 0..n {
@@ -226,10 +189,7 @@ fn boltzmann_frequencies_follow_the_scores() {
         assert!(w[0] > w[1], "{counts:?}");
     }
     // Against the exact distribution: weights exp(2 * (v - 100) / 100).
-    let weights: Vec<f64> = scores[..5]
-        .iter()
-        .map(|&v| (2.0 * f64::from(v - 100) / 100.0).exp())
-        .collect();
+    let weights: Vec<f64> = scores[..5].iter().map(|&v| (2.0 * f64::from(v - 100) / 100.0).exp()).collect();
     let total: f64 = weights.iter().sum();
     for i in 0..5 {
         let want = weights[i] / total;
@@ -237,23 +197,15 @@ fn boltzmann_frequencies_follow_the_scores() {
         assert!((got - want).abs() < 0.015, "move {i}: {got} vs {want}");
     }
     // Higher lambda is greedier.
-    let greedy = ChoiceSettings {
-        lambda: Some(20.0),
-        ..ChoiceSettings::best()
-    };
-    let best_share = (0..5000)
-        .filter(|&seed| choose(&r, &greedy, &mut rng(seed)).mv == r[0].mv)
-        .count();
+    let greedy = ChoiceSettings { lambda: Some(20.0), ..ChoiceSettings::best() };
+    let best_share = (0..5000).filter(|&seed| choose(&r, &greedy, &mut rng(seed)).mv == r[0].mv).count();
     assert!(best_share > 4500, "{best_share}");
 }
 
 #[test]
 fn boltzmann_is_numerically_stable_with_extreme_scores() {
     let r = root(&[25_000, -25_000, 0]);
-    let s = ChoiceSettings {
-        lambda: Some(50.0),
-        ..ChoiceSettings::best()
-    };
+    let s = ChoiceSettings { lambda: Some(50.0), ..ChoiceSettings::best() };
     for seed in 0..200 {
         assert_eq!(choose(&r, &s, &mut rng(seed)).mv, r[0].mv);
     }
@@ -262,27 +214,14 @@ fn boltzmann_is_numerically_stable_with_extreme_scores() {
 #[test]
 fn same_seed_same_choice_and_different_seeds_differ() {
     let r = root(&[30, 28, 25, 20, -40, -90, -200]);
-    let s = ChoiceSettings {
-        plateau_cp: 10,
-        lambda: None,
-        slip_p: 0.3,
-        slip_min_cp: 50,
-        slip_max_cp: 250,
-    };
-    let b = ChoiceSettings {
-        lambda: Some(1.0),
-        ..s.clone()
-    };
+    let s = ChoiceSettings { plateau_cp: 10, lambda: None, slip_p: 0.3, slip_min_cp: 50, slip_max_cp: 250 };
+    let b = ChoiceSettings { lambda: Some(1.0), ..s.clone() };
     for settings in [&s, &b] {
         for seed in 0..300 {
-            assert_eq!(
-                choose(&r, settings, &mut rng(seed)),
-                choose(&r, settings, &mut rng(seed))
-            );
+            assert_eq!(choose(&r, settings, &mut rng(seed)), choose(&r, settings, &mut rng(seed)));
         }
-        let distinct: std::collections::BTreeSet<usize> = (0..300)
-            .map(|seed| index_of(&r, choose(&r, settings, &mut rng(seed)).mv))
-            .collect();
+        let distinct: std::collections::BTreeSet<usize> =
+            (0..300).map(|seed| index_of(&r, choose(&r, settings, &mut rng(seed)).mv)).collect();
         assert!(distinct.len() >= 4, "{distinct:?}");
     }
 }
@@ -340,14 +279,8 @@ fn unscored_moves_from_an_aborted_search_are_not_chosen() {
     let r = root(&[20, -90, unscored, unscored]);
     for settings in [
         slips(1.0, 0, 100_000),
-        ChoiceSettings {
-            lambda: Some(0.01),
-            ..ChoiceSettings::best()
-        },
-        ChoiceSettings {
-            plateau_cp: 500,
-            ..ChoiceSettings::best()
-        },
+        ChoiceSettings { lambda: Some(0.01), ..ChoiceSettings::best() },
+        ChoiceSettings { plateau_cp: 500, ..ChoiceSettings::best() },
     ] {
         for seed in 0..300 {
             let i = index_of(&r, choose(&r, &settings, &mut rng(seed)).mv);

@@ -75,10 +75,7 @@ KingSafety = { mg = 80, eg = 60 }
 "#;
     let p = Profile::parse(text).unwrap();
     let cfg = p.eval_config();
-    let mut want = EvalConfig {
-        enabled: [false; Term::COUNT],
-        ..EvalConfig::default()
-    };
+    let mut want = EvalConfig { enabled: [false; Term::COUNT], ..EvalConfig::default() };
     for t in [Term::Material, Term::Mobility, Term::KingSafety] {
         want.set_enabled(t, true);
     }
@@ -144,22 +141,10 @@ fn ladder_is_monotone_over_a_fine_sweep() {
     for elo in 700..=2900 {
         let s = l.at(elo);
         assert!(s.nodes >= prev.nodes, "nodes drop at {elo}");
-        assert!(
-            s.choice.slip_p <= prev.choice.slip_p,
-            "slip_p rises at {elo}"
-        );
-        assert!(
-            s.choice.slip_max_cp <= prev.choice.slip_max_cp,
-            "gate max at {elo}"
-        );
-        assert!(
-            s.choice.slip_min_cp <= prev.choice.slip_min_cp,
-            "gate min at {elo}"
-        );
-        assert!(
-            s.choice.plateau_cp <= prev.choice.plateau_cp,
-            "plateau at {elo}"
-        );
+        assert!(s.choice.slip_p <= prev.choice.slip_p, "slip_p rises at {elo}");
+        assert!(s.choice.slip_max_cp <= prev.choice.slip_max_cp, "gate max at {elo}");
+        assert!(s.choice.slip_min_cp <= prev.choice.slip_min_cp, "gate min at {elo}");
+        assert!(s.choice.plateau_cp <= prev.choice.plateau_cp, "plateau at {elo}");
         assert!(s.school >= prev.school);
         // A missing cap is "unlimited": caps never shrink and never come back once gone.
         match (prev.depth, s.depth) {
@@ -204,10 +189,7 @@ fn ladder_hits_its_points_and_clamps_outside() {
 #[test]
 fn school_flags_switch_exactly_at_2000_2200_2400() {
     let l = Ladder::builtin();
-    assert_eq!(
-        (PHILIDOR_FROM, ROMANTIC_FROM, MODERN_FROM),
-        (2000, 2200, 2400)
-    );
+    assert_eq!((PHILIDOR_FROM, ROMANTIC_FROM, MODERN_FROM), (2000, 2200, 2400));
     let on = |elo: i32, t: Term| l.at(elo).eval.is_enabled(t);
     for t in [
         Term::Material,

@@ -18,12 +18,7 @@ fn frozen_files_on_disk() -> Vec<(String, String)> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .filter(|p| p.file_name().is_some_and(|n| n != "manifest.toml"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
         .collect();
     v.sort();
     v
@@ -38,10 +33,7 @@ fn disk_manifest() -> Manifest {
 fn every_frozen_file_matches_its_manifest_entry() {
     let m = disk_manifest();
     let files = frozen_files_on_disk();
-    assert!(
-        files.len() >= 5,
-        "expected 4 profiles + ladder, got {files:?}"
-    );
+    assert!(files.len() >= 5, "expected 4 profiles + ladder, got {files:?}");
     let mut errors = Vec::new();
     for (file, text) in &files {
         if let Err(e) = m.check_file(file, text) {
@@ -86,10 +78,7 @@ fn an_edited_file_without_a_new_version_fails() {
     // A bumped version without a manifest entry fails too, and says what to add.
     let bumped = edited.replace("version = 1", "version = 2");
     let err = m.check_file("club.toml", &bumped).unwrap_err();
-    assert!(
-        err.contains("no manifest entry") && err.contains("version = 2"),
-        "{err}"
-    );
+    assert!(err.contains("no manifest entry") && err.contains("version = 2"), "{err}");
 }
 
 #[test]

@@ -12,19 +12,11 @@ fn decide(pos: &Chess, nodes: u64, eval: sparring::eval::EvalConfig, seed: u64) 
     let mut s = Searcher::new(16);
     s.eval = eval;
     s.clear();
-    let limits = Limits {
-        nodes: Some(nodes),
-        multipv: usize::MAX,
-        ..Limits::default()
-    };
+    let limits = Limits { nodes: Some(nodes), multipv: usize::MAX, ..Limits::default() };
     let res = s.analyse(&Game::new(pos.clone()), &limits);
     assert_eq!(res.root_moves.len(), pos.legal_moves().len());
     let club = Profile::builtin("club").unwrap();
-    let c = choose(
-        &res.root_moves,
-        &club.choice,
-        &mut decision_rng_for(seed, pos, tags::CHOICE),
-    );
+    let c = choose(&res.root_moves, &club.choice, &mut decision_rng_for(seed, pos, tags::CHOICE));
     assert!(pos.is_legal(c.mv));
     (format!("{:?} {:?}", c.mv, c.kind), c.regret_cp)
 }
@@ -43,29 +35,17 @@ fn club_choice_from_a_real_search_is_reproducible() {
 fn ladder_level_with_avatar_searches_and_chooses() {
     let level = Ladder::builtin().at(1500);
     let mut eval = level.eval.clone();
-    Avatar::parse("Threats(mg)=150\nPawnStructure(mg)=200\n", "t.avt")
-        .unwrap()
-        .apply(&mut eval);
+    Avatar::parse("Threats(mg)=150\nPawnStructure(mg)=200\n", "t.avt").unwrap().apply(&mut eval);
     assert!(!eval.is_enabled(sparring::eval::Term::PawnStructure));
     // After 1.e4 e5 2.Nf3 Nc6: several moves hang material (regrets inside the 1500 gate).
-    let pos =
-        parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    let pos = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
     let mut s = Searcher::new(16);
     s.eval = eval;
-    let limits = Limits {
-        nodes: Some(level.nodes),
-        depth: level.depth,
-        multipv: usize::MAX,
-        ..Limits::default()
-    };
+    let limits = Limits { nodes: Some(level.nodes), depth: level.depth, multipv: usize::MAX, ..Limits::default() };
     let res = s.analyse(&Game::new(pos.clone()), &limits);
     let mut kinds = std::collections::BTreeSet::new();
     for seed in 0..200 {
-        let c = choose(
-            &res.root_moves,
-            &level.choice,
-            &mut decision_rng_for(seed, &pos, tags::CHOICE),
-        );
+        let c = choose(&res.root_moves, &level.choice, &mut decision_rng_for(seed, &pos, tags::CHOICE));
         assert!(c.regret_cp <= level.choice.slip_max_cp.max(level.choice.plateau_cp));
         kinds.insert(format!("{:?}", c.kind));
     }
@@ -96,12 +76,7 @@ fn the_smallest_ladder_budget_still_scores_every_root_move() {
         s.eval = level.eval.clone();
         let res = s.analyse(
             &Game::new(pos.clone()),
-            &Limits {
-                nodes: Some(level.nodes),
-                depth: level.depth,
-                multipv: usize::MAX,
-                ..Limits::default()
-            },
+            &Limits { nodes: Some(level.nodes), depth: level.depth, multipv: usize::MAX, ..Limits::default() },
         );
         assert_eq!(res.root_moves.len(), pos.legal_moves().len(), "{fen}");
         assert!(res.root_moves.iter().all(|r| r.depth >= 1), "{fen}");

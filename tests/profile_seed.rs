@@ -5,8 +5,8 @@ use rand_chacha::rand_core::Rng;
 use shakmaty::{Chess, Color, Position};
 use sparring::board::zobrist;
 use sparring::profile::seed::{
-    SEED_CONTEXT, decision_rng, decision_rng_for, decision_seed, fresh_match_seed, game_ply,
-    pick_index, seed_material, tags, uniform_f64,
+    SEED_CONTEXT, decision_rng, decision_rng_for, decision_seed, fresh_match_seed, game_ply, pick_index, seed_material,
+    tags, uniform_f64,
 };
 
 fn hex(bytes: &[u8]) -> String {
@@ -15,13 +15,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[test]
 fn seed_material_layout_is_fixed() {
-    let m = seed_material(
-        0x0102_0304_0506_0708,
-        0x0a0b_0c0d,
-        Color::Black,
-        0x1112_1314_1516_1718,
-        "choice",
-    );
+    let m = seed_material(0x0102_0304_0506_0708, 0x0a0b_0c0d, Color::Black, 0x1112_1314_1516_1718, "choice");
     assert_eq!(
         hex(&m),
         "0807060504030201\
@@ -40,18 +34,12 @@ fn seed_material_layout_is_fixed() {
 #[test]
 fn golden_seed_and_first_outputs() {
     let key = zobrist(&Chess::default());
-    assert_eq!(
-        key, 0x463b_9618_1691_fc9c,
-        "start position Zobrist key changed"
-    );
+    assert_eq!(key, 0x463b_9618_1691_fc9c, "start position Zobrist key changed");
     let seed = decision_seed(42, 0, Color::White, key, tags::CHOICE);
     let mut rng = decision_rng(42, 0, Color::White, key, tags::CHOICE);
     let first = rng.next_u64();
     let second = rng.next_u64();
-    println!(
-        "seed {} first {first:#018x} second {second:#018x}",
-        hex(&seed)
-    );
+    println!("seed {} first {first:#018x} second {second:#018x}", hex(&seed));
     assert_eq!(hex(&seed), GOLDEN_SEED);
     assert_eq!(first, GOLDEN_FIRST);
     assert_eq!(second, GOLDEN_SECOND);
@@ -72,26 +60,11 @@ fn every_input_changes_the_stream() {
     let base = || decision_rng(1, 10, Color::White, 99, "choice").next_u64();
     let b = base();
     assert_eq!(b, base(), "same inputs, same stream");
-    assert_ne!(
-        b,
-        decision_rng(2, 10, Color::White, 99, "choice").next_u64()
-    );
-    assert_ne!(
-        b,
-        decision_rng(1, 11, Color::White, 99, "choice").next_u64()
-    );
-    assert_ne!(
-        b,
-        decision_rng(1, 10, Color::Black, 99, "choice").next_u64()
-    );
-    assert_ne!(
-        b,
-        decision_rng(1, 10, Color::White, 98, "choice").next_u64()
-    );
-    assert_ne!(
-        b,
-        decision_rng(1, 10, Color::White, 99, "random").next_u64()
-    );
+    assert_ne!(b, decision_rng(2, 10, Color::White, 99, "choice").next_u64());
+    assert_ne!(b, decision_rng(1, 11, Color::White, 99, "choice").next_u64());
+    assert_ne!(b, decision_rng(1, 10, Color::Black, 99, "choice").next_u64());
+    assert_ne!(b, decision_rng(1, 10, Color::White, 98, "choice").next_u64());
+    assert_ne!(b, decision_rng(1, 10, Color::White, 99, "random").next_u64());
 }
 
 #[test]

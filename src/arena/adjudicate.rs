@@ -37,14 +37,9 @@ pub enum RuleEnd {
 impl RuleEnd {
     pub fn describe(self) -> String {
         match self {
-            RuleEnd::Checkmate { winner } => format!(
-                "{} mates",
-                if winner == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                }
-            ),
+            RuleEnd::Checkmate { winner } => {
+                format!("{} mates", if winner == Color::White { "White" } else { "Black" })
+            }
             RuleEnd::Stalemate => "Draw by stalemate".into(),
             RuleEnd::Repetition => "Draw by 3-fold repetition".into(),
             RuleEnd::FiftyMoves => "Draw by fifty moves rule".into(),
@@ -57,9 +52,7 @@ impl RuleEnd {
 /// so far, the current one last (for repetition).
 pub fn rule_end(pos: &Chess, keys: &[u64]) -> Option<RuleEnd> {
     if pos.is_checkmate() {
-        return Some(RuleEnd::Checkmate {
-            winner: !pos.turn(),
-        });
+        return Some(RuleEnd::Checkmate { winner: !pos.turn() });
     }
     if pos.is_stalemate() {
         return Some(RuleEnd::Stalemate);
@@ -74,12 +67,7 @@ pub fn rule_end(pos: &Chess, keys: &[u64]) -> Option<RuleEnd> {
         // Only positions since the last irreversible move can repeat; same side to move only.
         let window = (pos.halfmoves() as usize).min(keys.len() - 1);
         let start = keys.len() - 1 - window;
-        let reps = keys[start..]
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|&&k| k == cur)
-            .count();
+        let reps = keys[start..].iter().rev().step_by(2).filter(|&&k| k == cur).count();
         if reps >= 3 {
             return Some(RuleEnd::Repetition);
         }
@@ -111,11 +99,7 @@ fn idx(c: Color) -> usize {
 
 impl Adjudicator {
     pub fn new(draw: Option<DrawRule>, resign: Option<ResignRule>) -> Adjudicator {
-        Adjudicator {
-            draw,
-            resign,
-            ..Default::default()
-        }
+        Adjudicator { draw, resign, ..Default::default() }
     }
 
     /// Records the score (centipawns, mover's point of view; None if it gave none) that `mover`
@@ -138,18 +122,10 @@ impl Adjudicator {
                 }
             }
             let other = 1 - i;
-            if self.losing[i] >= r.movecount && (!r.twosided || self.winning[other] >= r.movecount)
-            {
+            if self.losing[i] >= r.movecount && (!r.twosided || self.winning[other] >= r.movecount) {
                 return Some(Verdict::Win {
                     winner: !mover,
-                    reason: format!(
-                        "{} resigns",
-                        if mover == Color::White {
-                            "White"
-                        } else {
-                            "Black"
-                        }
-                    ),
+                    reason: format!("{} resigns", if mover == Color::White { "White" } else { "Black" }),
                 });
             }
         }
@@ -181,19 +157,13 @@ impl TbAdjudicator {
         let mut tb = Tablebase::new();
         let mut n = 0;
         for p in paths.split([':', ';']).filter(|p| !p.is_empty()) {
-            n += tb
-                .add_directory(Path::new(p))
-                .map_err(|e| format!("tablebase directory {p}: {e}"))?;
+            n += tb.add_directory(Path::new(p)).map_err(|e| format!("tablebase directory {p}: {e}"))?;
         }
         if n == 0 {
             return Err(format!("no Syzygy tables found in '{paths}'"));
         }
         let avail = tb.max_pieces();
-        let max_pieces = if pieces == 0 {
-            avail
-        } else {
-            pieces.min(avail)
-        };
+        let max_pieces = if pieces == 0 { avail } else { pieces.min(avail) };
         Ok(TbAdjudicator { tb, max_pieces })
     }
 
@@ -210,14 +180,8 @@ impl TbAdjudicator {
         };
         let stm = pos.turn();
         Some(match wdl {
-            Wdl::Win => Verdict::Win {
-                winner: stm,
-                reason: "Syzygy adjudication".into(),
-            },
-            Wdl::Loss => Verdict::Win {
-                winner: !stm,
-                reason: "Syzygy adjudication".into(),
-            },
+            Wdl::Win => Verdict::Win { winner: stm, reason: "Syzygy adjudication".into() },
+            Wdl::Loss => Verdict::Win { winner: !stm, reason: "Syzygy adjudication".into() },
             _ => Verdict::Draw("Draw by Syzygy adjudication".into()),
         })
     }

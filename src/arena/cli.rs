@@ -167,8 +167,7 @@ fn secs(key: &str, v: &str) -> Result<Duration, String> {
 }
 
 fn kv(tok: &str) -> Result<(&str, &str), String> {
-    tok.split_once('=')
-        .ok_or_else(|| format!("expected KEY=VALUE, got '{tok}'"))
+    tok.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, got '{tok}'"))
 }
 
 /// Applies engine keys (from -engine or -each) to a config.
@@ -225,10 +224,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         v
     };
     let kvs = |words: Vec<String>| -> Result<Vec<(String, String)>, String> {
-        words
-            .iter()
-            .map(|w| kv(w).map(|(k, v)| (k.to_string(), v.to_string())))
-            .collect()
+        words.iter().map(|w| kv(w).map(|(k, v)| (k.to_string(), v.to_string()))).collect()
     };
     while i < args.len() {
         let opt = args[i].clone();
@@ -314,25 +310,14 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                     }
                 }
                 o.format = format.unwrap_or_else(|| {
-                    let pgn = o
-                        .file
-                        .as_ref()
-                        .and_then(|f| f.extension())
-                        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-                    if pgn {
-                        BookFormat::Pgn
-                    } else {
-                        BookFormat::Epd
-                    }
+                    let pgn =
+                        o.file.as_ref().and_then(|f| f.extension()).is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+                    if pgn { BookFormat::Pgn } else { BookFormat::Epd }
                 });
                 cfg.openings = o;
             }
             "draw" => {
-                let mut d = DrawRule {
-                    movenumber: 0,
-                    movecount: 0,
-                    score: 0,
-                };
+                let mut d = DrawRule { movenumber: 0, movecount: 0, score: 0 };
                 for (k, v) in kvs(group(&mut i))? {
                     match k.as_str() {
                         "movenumber" => d.movenumber = num(&k, &v)?,
@@ -347,11 +332,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 cfg.draw = Some(d);
             }
             "resign" => {
-                let mut r = ResignRule {
-                    movecount: 0,
-                    score: 0,
-                    twosided: false,
-                };
+                let mut r = ResignRule { movecount: 0, score: 0, twosided: false };
                 for (k, v) in kvs(group(&mut i))? {
                     match k.as_str() {
                         "movecount" => r.movecount = num(&k, &v)?,
@@ -399,17 +380,12 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 cfg.sprt = Some(s);
             }
             _ => {
-                return Err(format!(
-                    "unknown option '{opt}' (see 'sparring match --help')"
-                ));
+                return Err(format!("unknown option '{opt}' (see 'sparring match --help')"));
             }
         }
     }
     if engine_groups.len() != 2 {
-        return Err(format!(
-            "give exactly two -engine groups (got {})",
-            engine_groups.len()
-        ));
+        return Err(format!("give exactly two -engine groups (got {})", engine_groups.len()));
     }
     for (slot, keys) in engine_groups.iter().enumerate() {
         let mut e = EngineConfig {
@@ -462,17 +438,9 @@ fn install_ctrl_c() {}
 
 /// `sparring match ARGS...`.
 pub fn main(args: &[String]) -> ExitCode {
-    if args.is_empty()
-        || args
-            .iter()
-            .any(|a| matches!(a.as_str(), "-h" | "--help" | "-help" | "help"))
-    {
+    if args.is_empty() || args.iter().any(|a| matches!(a.as_str(), "-h" | "--help" | "-help" | "help")) {
         print!("{HELP}");
-        return if args.is_empty() {
-            ExitCode::from(2)
-        } else {
-            ExitCode::SUCCESS
-        };
+        return if args.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS };
     }
     let cfg = match parse(args) {
         Ok(c) => c,

@@ -54,11 +54,7 @@ impl TimeControl {
             return Ok(None);
         }
         let (moves, rest) = match s.split_once('/') {
-            Some((m, r)) => (
-                m.parse::<u32>()
-                    .map_err(|_| format!("bad moves in time control '{s}'"))?,
-                r,
-            ),
+            Some((m, r)) => (m.parse::<u32>().map_err(|_| format!("bad moves in time control '{s}'"))?, r),
             None => (0, s),
         };
         let (base, inc) = match rest.split_once('+') {
@@ -71,9 +67,7 @@ impl TimeControl {
                 let sec: f64 = sec.parse().map_err(|_| format!("bad time control '{s}'"))?;
                 m * 60.0 + sec
             }
-            None => base
-                .parse()
-                .map_err(|_| format!("bad time control '{s}'"))?,
+            None => base.parse().map_err(|_| format!("bad time control '{s}'"))?,
         };
         let inc_secs: f64 = match inc {
             Some(i) => i.parse().map_err(|_| format!("bad increment in '{s}'"))?,
@@ -82,11 +76,7 @@ impl TimeControl {
         if !(base_secs >= 0.0 && inc_secs >= 0.0) || (base_secs == 0.0 && inc_secs == 0.0) {
             return Err(format!("time control '{s}' gives no time"));
         }
-        Ok(Some(Clock {
-            moves,
-            base: Duration::from_secs_f64(base_secs),
-            inc: Duration::from_secs_f64(inc_secs),
-        }))
+        Ok(Some(Clock { moves, base: Duration::from_secs_f64(base_secs), inc: Duration::from_secs_f64(inc_secs) }))
     }
 
     /// The PGN `TimeControl` tag value: `40/60+0.6`, `10+0.1`, `1/0.05` for a fixed time per move,
@@ -94,11 +84,7 @@ impl TimeControl {
     pub fn pgn_tag(&self) -> String {
         fn secs(d: Duration) -> String {
             let s = d.as_secs_f64();
-            if s.fract() == 0.0 {
-                format!("{}", s as u64)
-            } else {
-                format!("{}", (s * 1000.0).round() / 1000.0)
-            }
+            if s.fract() == 0.0 { format!("{}", s as u64) } else { format!("{}", (s * 1000.0).round() / 1000.0) }
         }
         if let Some(c) = &self.clock {
             let mut t = String::new();
@@ -132,18 +118,11 @@ impl TimeControl {
         if let Some(d) = self.depth {
             parts.push(format!("depth={d}"));
         }
-        if parts.is_empty() {
-            "none".into()
-        } else {
-            parts.join(" ")
-        }
+        if parts.is_empty() { "none".into() } else { parts.join(" ") }
     }
 
     pub fn is_limited(&self) -> bool {
-        self.clock.is_some()
-            || self.movetime.is_some()
-            || self.nodes.is_some()
-            || self.depth.is_some()
+        self.clock.is_some() || self.movetime.is_some() || self.nodes.is_some() || self.depth.is_some()
     }
 }
 
@@ -163,20 +142,13 @@ pub struct SearchInfo {
 impl SearchInfo {
     /// A comparable score in centipawns; mates map to ±(100000 - moves).
     pub fn score_for_adjudication(&self) -> Option<i32> {
-        if let Some(m) = self.score_mate {
-            Some(if m > 0 { 100_000 - m } else { -100_000 - m })
-        } else {
-            self.score_cp
-        }
+        if let Some(m) = self.score_mate { Some(if m > 0 { 100_000 - m } else { -100_000 - m }) } else { self.score_cp }
     }
 
     fn absorb(&mut self, line: &str) {
         let toks: Vec<&str> = line.split_whitespace().collect();
         let mut i = 1;
-        let mut new = SearchInfo {
-            pv: Vec::new(),
-            ..Default::default()
-        };
+        let mut new = SearchInfo { pv: Vec::new(), ..Default::default() };
         let mut has_score = false;
         let mut has_pv = false;
         let mut bound = false;
@@ -279,10 +251,7 @@ impl UciEngine {
     /// `readyok`).
     pub fn start(config: &EngineConfig, halt: &AtomicBool) -> Result<UciEngine, EngineFault> {
         let mut cmd = Command::new(&config.cmd);
-        cmd.args(&config.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+        cmd.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
         if let Some(dir) = &config.dir {
             cmd.current_dir(dir);
         }
@@ -292,9 +261,8 @@ impl UciEngine {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| EngineFault::FailedStart(format!("cannot run '{}': {e}", config.cmd)))?;
+        let mut child =
+            cmd.spawn().map_err(|e| EngineFault::FailedStart(format!("cannot run '{}': {e}", config.cmd)))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
@@ -317,14 +285,7 @@ impl UciEngine {
                 }
             }
         });
-        let mut e = UciEngine {
-            config: config.clone(),
-            id_name: None,
-            declared_options: Vec::new(),
-            child,
-            stdin,
-            rx,
-        };
+        let mut e = UciEngine { config: config.clone(), id_name: None, declared_options: Vec::new(), child, stdin, rx };
         let to_start = |f: EngineFault| match f {
             EngineFault::Crashed(m) | EngineFault::Stalled(m) | EngineFault::FailedStart(m) => {
                 EngineFault::FailedStart(m)
@@ -360,8 +321,7 @@ impl UciEngine {
             }
         }
         for (name, value) in &config.options {
-            e.send(&format!("setoption name {name} value {value}"))
-                .map_err(to_start)?;
+            e.send(&format!("setoption name {name} value {value}")).map_err(to_start)?;
         }
         e.sync(halt).map_err(|f| {
             e.kill();
@@ -372,9 +332,7 @@ impl UciEngine {
 
     /// Whether the engine declared option `name` (case-insensitive, as UCI option names are).
     pub fn has_option(&self, name: &str) -> bool {
-        self.declared_options
-            .iter()
-            .any(|o| o.eq_ignore_ascii_case(name))
+        self.declared_options.iter().any(|o| o.eq_ignore_ascii_case(name))
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), EngineFault> {
@@ -396,11 +354,7 @@ impl UciEngine {
             match self.rx.recv_timeout(slice) {
                 Ok(Line::Text(s)) => return Ok(s),
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    let status = self
-                        .child
-                        .wait()
-                        .map(|s| s.to_string())
-                        .unwrap_or_else(|_| "unknown status".into());
+                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|_| "unknown status".into());
                     return Err(EngineFault::Crashed(format!("engine exited ({status})")));
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -464,19 +418,12 @@ impl UciEngine {
                         info.absorb(&l);
                     } else if let Some(rest) = l.strip_prefix("bestmove") {
                         let mv = rest.split_whitespace().next().unwrap_or("").to_string();
-                        return Ok(SearchOutcome {
-                            bestmove: mv,
-                            info,
-                            elapsed: start.elapsed(),
-                        });
+                        return Ok(SearchOutcome { bestmove: mv, info, elapsed: start.elapsed() });
                     }
                 }
                 Err(EngineFault::Stalled(_)) => {
                     self.kill();
-                    return Err(EngineFault::Stalled(format!(
-                        "no 'bestmove' within {:.2} s",
-                        allowance.as_secs_f64()
-                    )));
+                    return Err(EngineFault::Stalled(format!("no 'bestmove' within {:.2} s", allowance.as_secs_f64())));
                 }
                 Err(f) => return Err(f),
             }

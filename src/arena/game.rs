@@ -1,8 +1,6 @@
 //! Playing one game between two UCI engines.
 
-use super::adjudicate::{
-    Adjudicator, DrawRule, ResignRule, RuleEnd, TbAdjudicator, Verdict, rule_end,
-};
+use super::adjudicate::{Adjudicator, DrawRule, ResignRule, RuleEnd, TbAdjudicator, Verdict, rule_end};
 use super::engine::{EngineConfig, EngineFault, SearchInfo, UciEngine};
 use super::openings::Opening;
 use crate::board::zobrist;
@@ -23,10 +21,7 @@ pub struct EngineSlot {
 
 impl EngineSlot {
     pub fn new(config: EngineConfig) -> EngineSlot {
-        EngineSlot {
-            config,
-            engine: None,
-        }
+        EngineSlot { config, engine: None }
     }
 
     /// The running engine, started if needed.
@@ -104,11 +99,7 @@ impl GameResult {
     }
 
     fn win_for(c: Color) -> GameResult {
-        if c == Color::White {
-            GameResult::WhiteWins
-        } else {
-            GameResult::BlackWins
-        }
+        if c == Color::White { GameResult::WhiteWins } else { GameResult::BlackWins }
     }
 }
 
@@ -156,11 +147,7 @@ impl GameRecord {
             GameResult::Draw => 0.5,
             GameResult::Unfinished => return None,
         };
-        Some(if e == self.white_engine {
-            white
-        } else {
-            1.0 - white
-        })
+        Some(if e == self.white_engine { white } else { 1.0 - white })
     }
 }
 
@@ -182,11 +169,7 @@ pub fn play_game(
     halt: &AtomicBool,
 ) -> GameRecord {
     let slot_of = |c: Color| {
-        if c == Color::White {
-            white_engine
-        } else {
-            1 - white_engine
-        }
+        if c == Color::White { white_engine } else { 1 - white_engine }
     };
     let mut pos = opening.root.clone();
     let mut keys = vec![zobrist(&pos)];
@@ -242,15 +225,9 @@ pub fn play_game(
         let e = slot_of(c);
         let who = side_name(c);
         let (term, reason) = match f {
-            EngineFault::FailedStart(m) => (
-                Termination::Abandoned,
-                format!("{who} engine failed to start: {m}"),
-            ),
+            EngineFault::FailedStart(m) => (Termination::Abandoned, format!("{who} engine failed to start: {m}")),
             EngineFault::Crashed(m) => (Termination::Abandoned, format!("{who} disconnects: {m}")),
-            EngineFault::Stalled(m) => (
-                Termination::StalledConnection,
-                format!("{who}'s connection stalls: {m}"),
-            ),
+            EngineFault::Stalled(m) => (Termination::StalledConnection, format!("{who}'s connection stalls: {m}")),
             EngineFault::Interrupted => {
                 return finish(
                     rec,
@@ -276,9 +253,7 @@ pub fn play_game(
     // Start both engines and prepare the new game.
     for c in [Color::White, Color::Black] {
         let e = slot_of(c);
-        let r = slots[e]
-            .ensure(halt)
-            .and_then(|eng| eng.new_game(Some(seed), halt));
+        let r = slots[e].ensure(halt).and_then(|eng| eng.new_game(Some(seed), halt));
         if let Err(f) = r {
             return fault(rec, moves, &pos, c, f, slots);
         }
@@ -291,8 +266,7 @@ pub fn play_game(
         Some(f) => format!("position fen {f}"),
         None => "position startpos".to_string(),
     };
-    let mut remaining: [Option<Duration>; 2] =
-        [0, 1].map(|e| slots[e].config.tc.clock.map(|c| c.base));
+    let mut remaining: [Option<Duration>; 2] = [0, 1].map(|e| slots[e].config.tc.clock.map(|c| c.base));
     let mut moves_made = [0u32; 2];
     let mut adj = Adjudicator::new(settings.draw, settings.resign);
 
@@ -314,17 +288,9 @@ pub fn play_game(
             let own = remaining[e].unwrap_or_default();
             let opp_e = 1 - e;
             let opp = remaining[opp_e].unwrap_or(own);
-            let opp_inc = slots[opp_e]
-                .config
-                .tc
-                .clock
-                .map(|c| c.inc)
-                .unwrap_or_default();
-            let (w, b, winc, binc) = if c == Color::White {
-                (own, opp, clock.inc, opp_inc)
-            } else {
-                (opp, own, opp_inc, clock.inc)
-            };
+            let opp_inc = slots[opp_e].config.tc.clock.map(|c| c.inc).unwrap_or_default();
+            let (w, b, winc, binc) =
+                if c == Color::White { (own, opp, clock.inc, opp_inc) } else { (opp, own, opp_inc, clock.inc) };
             go.push_str(&format!(
                 " wtime {} btime {} winc {} binc {}",
                 w.as_millis(),
@@ -333,10 +299,7 @@ pub fn play_game(
                 binc.as_millis()
             ));
             if clock.moves > 0 {
-                go.push_str(&format!(
-                    " movestogo {}",
-                    clock.moves - moves_made[e] % clock.moves
-                ));
+                go.push_str(&format!(" movestogo {}", clock.moves - moves_made[e] % clock.moves));
             }
             budget = Some(own);
         } else if let Some(mt) = cfg.tc.movetime {
@@ -365,14 +328,7 @@ pub fn play_game(
                     out.elapsed.as_millis(),
                     b.as_millis()
                 );
-                return finish(
-                    rec,
-                    moves,
-                    &pos,
-                    GameResult::win_for(!c),
-                    Termination::TimeForfeit,
-                    reason,
-                );
+                return finish(rec, moves, &pos, GameResult::win_for(!c), Termination::TimeForfeit, reason);
             }
         }
         if let (Some(clock), Some(rem)) = (cfg.tc.clock, remaining[e]) {
@@ -384,24 +340,11 @@ pub fn play_game(
             remaining[e] = Some(r);
         }
         // The move.
-        let mv = UciMove::from_ascii(out.bestmove.as_bytes())
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok());
+        let mv = UciMove::from_ascii(out.bestmove.as_bytes()).ok().and_then(|u| u.to_move(&pos).ok());
         let Some(m) = mv else {
-            let shown = if out.bestmove.is_empty() {
-                "(none)"
-            } else {
-                &out.bestmove
-            };
+            let shown = if out.bestmove.is_empty() { "(none)" } else { &out.bestmove };
             let reason = format!("{} makes an illegal move: {shown}", side_name(c));
-            return finish(
-                rec,
-                moves,
-                &pos,
-                GameResult::win_for(!c),
-                Termination::IllegalMove,
-                reason,
-            );
+            return finish(rec, moves, &pos, GameResult::win_for(!c), Termination::IllegalMove, reason);
         };
         let score = out.info.score_for_adjudication();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
@@ -416,9 +359,7 @@ pub fn play_game(
         if let Some(end) = rule_end(&pos, &keys) {
             return rule_finish(rec, moves, &pos, end, &finish);
         }
-        let verdict = adj
-            .update(c, score, &pos)
-            .or_else(|| settings.tb.as_ref().and_then(|tb| tb.probe(&pos)));
+        let verdict = adj.update(c, score, &pos).or_else(|| settings.tb.as_ref().and_then(|tb| tb.probe(&pos)));
         if let Some(v) = verdict {
             let (res, reason) = match v {
                 Verdict::Draw(r) => (GameResult::Draw, r),
@@ -443,13 +384,7 @@ pub fn play_game(
     }
 }
 
-fn rule_finish<F>(
-    rec: GameRecord,
-    moves: Vec<MoveRecord>,
-    pos: &Chess,
-    end: RuleEnd,
-    finish: &F,
-) -> GameRecord
+fn rule_finish<F>(rec: GameRecord, moves: Vec<MoveRecord>, pos: &Chess, end: RuleEnd, finish: &F) -> GameRecord
 where
     F: Fn(GameRecord, Vec<MoveRecord>, &Chess, GameResult, Termination, String) -> GameRecord,
 {

@@ -71,13 +71,7 @@ pub struct OpeningsConfig {
 
 impl Default for OpeningsConfig {
     fn default() -> Self {
-        OpeningsConfig {
-            file: None,
-            format: BookFormat::Epd,
-            order: OpeningOrder::Sequential,
-            plies: None,
-            start: 1,
-        }
+        OpeningsConfig { file: None, format: BookFormat::Epd, order: OpeningOrder::Sequential, plies: None, start: 1 }
     }
 }
 
@@ -155,8 +149,9 @@ pub fn game_seed(srand: u64, index: usize) -> u64 {
     material[..8].copy_from_slice(&srand.to_le_bytes());
     material[8..].copy_from_slice(&(index as u64).to_le_bytes());
     let key = blake3::derive_key("sparring match game seed v1", &material);
+    // 1..=2^31-1, so that the value fits every GUI's and engine's 32-bit `Seed` spin option.
     let s = u64::from_le_bytes(key[..8].try_into().expect("8 bytes"));
-    if s == 0 { 1 } else { s }
+    s % 2_147_483_647 + 1
 }
 
 /// A short record of one game, for the JSON summary.
@@ -293,21 +288,11 @@ impl Tally {
                 self.pairs_open.insert(pair, s);
             }
         }
-        *self
-            .terminations
-            .entry(g.termination.tag().to_string())
-            .or_default() += 1;
-        if !matches!(
-            g.termination,
-            Termination::Normal | Termination::Adjudication
-        ) {
+        *self.terminations.entry(g.termination.tag().to_string()).or_default() += 1;
+        if !matches!(g.termination, Termination::Normal | Termination::Adjudication) {
             // The side that lost is the faulty one.
             let loser_white = g.result == GameResult::BlackWins;
-            let loser = if loser_white {
-                g.white_engine
-            } else {
-                1 - g.white_engine
-            };
+            let loser = if loser_white { g.white_engine } else { 1 - g.white_engine };
             self.faults[loser] += 1;
         }
         self.games.push(GameBrief {
@@ -362,11 +347,7 @@ impl Tally {
             as_black: self.as_black,
             white_black: self.white_black,
             score: if n > 0 { r.points() / n as f64 } else { 0.0 },
-            draw_ratio: if n > 0 {
-                r.draws as f64 / n as f64
-            } else {
-                0.0
-            },
+            draw_ratio: if n > 0 { r.draws as f64 / n as f64 } else { 0.0 },
             elo: stats::trinomial_elo(r.wins, r.draws, r.losses),
             nelo: match pent {
                 Some(p) if p.iter().sum::<u64>() > 0 => stats::pentanomial_nelo(&p),
@@ -399,10 +380,8 @@ pub fn load_openings(cfg: &MatchConfig) -> Result<Vec<Opening>, String> {
         }
     };
     if cfg.openings.order == OpeningOrder::Random {
-        let mut rng = ChaCha20Rng::from_seed(blake3::derive_key(
-            "sparring match opening order v1",
-            &cfg.srand.to_le_bytes(),
-        ));
+        let mut rng =
+            ChaCha20Rng::from_seed(blake3::derive_key("sparring match opening order v1", &cfg.srand.to_le_bytes()));
         for i in (1..book.len()).rev() {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             book.swap(i, j);
@@ -420,10 +399,7 @@ fn validate(cfg: &MatchConfig) -> Result<(), String> {
             return Err(format!("engine '{}' has no cmd=", e.name));
         }
         if !e.tc.is_limited() {
-            return Err(format!(
-                "engine '{}' has no time control: give tc=, st=, nodes= or depth=",
-                e.name
-            ));
+            return Err(format!("engine '{}' has no time control: give tc=, st=, nodes= or depth=", e.name));
         }
     }
     if cfg.total_games() == 0 {
@@ -441,12 +417,7 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
         Some(p) => Some(Arc::new(TbAdjudicator::open(p, config.tb_pieces)?)),
         None => None,
     };
-    let settings = GameSettings {
-        draw: config.draw,
-        resign: config.resign,
-        maxmoves: config.maxmoves,
-        tb,
-    };
+    let settings = GameSettings { draw: config.draw, resign: config.resign, maxmoves: config.maxmoves, tb };
     let open_out = |p: &Option<PathBuf>| -> Result<Option<std::fs::File>, String> {
         p.as_ref()
             .map(|p| {
@@ -463,9 +434,7 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
 
     let total = config.total_games();
     let jobs: Vec<Vec<usize>> = if config.repeat {
-        (0..total.div_ceil(2))
-            .map(|k| (2 * k..(2 * k + 2).min(total)).collect())
-            .collect()
+        (0..total.div_ceil(2)).map(|k| (2 * k..(2 * k + 2).min(total)).collect()).collect()
     } else {
         (0..total).map(|g| vec![g]).collect()
     };
@@ -476,14 +445,8 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
     let workers = config.concurrency.clamp(1, jobs.len());
     let mut handles = Vec::new();
     for _ in 0..workers {
-        let (jobs, next, halt, tx, book, settings) = (
-            jobs.clone(),
-            next.clone(),
-            halt.clone(),
-            tx.clone(),
-            book.clone(),
-            settings.clone(),
-        );
+        let (jobs, next, halt, tx, book, settings) =
+            (jobs.clone(), next.clone(), halt.clone(), tx.clone(), book.clone(), settings.clone());
         let engines = config.engines.clone();
         let (repeat, srand) = (config.repeat, config.srand);
         handles.push(std::thread::spawn(move || {
@@ -500,16 +463,8 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
                     }
                     let o = if repeat { g / 2 } else { g };
                     let opening = &book[o % book.len()];
-                    let rec = game::play_game(
-                        &mut slots,
-                        g % 2,
-                        opening,
-                        &settings,
-                        game_seed(srand, g),
-                        g,
-                        o + 1,
-                        &halt,
-                    );
+                    let rec =
+                        game::play_game(&mut slots, g % 2, opening, &settings, game_seed(srand, g), g, o + 1, &halt);
                     if tx.send(rec).is_err() {
                         break;
                     }
@@ -580,10 +535,7 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
 
 /// Picks a random `-srand` when none is given (time and process id, hashed).
 pub fn fresh_srand() -> u64 {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     let mut h = blake3::Hasher::new();
     h.update(&t.to_le_bytes());
     h.update(&std::process::id().to_le_bytes());

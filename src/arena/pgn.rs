@@ -7,10 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
 pub fn pgn_date() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let (y, m, d) = civil_from_days((secs / 86_400) as i64);
     format!("{y:04}.{m:02}.{d:02}")
 }
@@ -41,11 +38,7 @@ pub fn move_comment(m: &MoveRecord) -> String {
     }
     let mut c = String::new();
     if let Some(mate) = m.info.score_mate {
-        c.push_str(&if mate > 0 {
-            format!("+M{mate}")
-        } else {
-            format!("-M{}", -mate)
-        });
+        c.push_str(&if mate > 0 { format!("+M{mate}") } else { format!("-M{}", -mate) });
     } else if let Some(cp) = m.info.score_cp {
         c.push_str(&format!("{:+.2}", f64::from(cp) / 100.0));
     }

@@ -42,12 +42,7 @@ pub fn rating_block(s: &MatchSummary) -> String {
     if let Some(pe) = &s.pentanomial_elo {
         let _ = writeln!(t, "Elo (pentanomial): {}", elo_str(pe));
     }
-    let _ = writeln!(
-        t,
-        "LOS: {:.2} %, DrawRatio: {:.2} %",
-        s.los * 100.0,
-        s.draw_ratio * 100.0
-    );
+    let _ = writeln!(t, "LOS: {:.2} %, DrawRatio: {:.2} %", s.los * 100.0, s.draw_ratio * 100.0);
     let _ = writeln!(
         t,
         "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)",
@@ -73,11 +68,7 @@ pub fn rating_block(s: &MatchSummary) -> String {
         s.white_black.draws
     );
     if let Some(p) = s.pentanomial {
-        let _ = writeln!(
-            t,
-            "Ptnml(0-2): [{}, {}, {}, {}, {}]",
-            p[0], p[1], p[2], p[3], p[4]
-        );
+        let _ = writeln!(t, "Ptnml(0-2): [{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]);
     }
     if let Some(sp) = &s.sprt {
         let _ = writeln!(
@@ -95,26 +86,14 @@ pub fn final_report(s: &MatchSummary) -> String {
     t.push_str(&score_line(s));
     t.push('\n');
     t.push_str(&rating_block(s));
-    let terms: Vec<String> = s
-        .terminations
-        .iter()
-        .map(|(k, v)| format!("{k}: {v}"))
-        .collect();
+    let terms: Vec<String> = s.terminations.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     let _ = writeln!(t, "Terminations: {}", terms.join(", "));
-    let _ = writeln!(
-        t,
-        "Faults: {} {}, {} {}",
-        s.engines[0], s.faults[0], s.engines[1], s.faults[1]
-    );
+    let _ = writeln!(t, "Faults: {} {}, {} {}", s.engines[0], s.faults[0], s.engines[1], s.faults[1]);
     let _ = writeln!(t, "-srand {}", s.srand);
     if let Some(why) = &s.stopped {
         let _ = writeln!(t, "Match stopped early: {why}");
     }
-    let _ = writeln!(
-        t,
-        "{} of {} games finished.",
-        s.games_played, s.games_planned
-    );
+    let _ = writeln!(t, "{} of {} games finished.", s.games_played, s.games_planned);
     t
 }
 
@@ -135,11 +114,7 @@ impl Progress {
             );
             b
         });
-        Progress {
-            mode: cfg.progress,
-            bar,
-            interval: cfg.rating_interval,
-        }
+        Progress { mode: cfg.progress, bar, interval: cfg.rating_interval }
     }
 
     pub fn game_finished(&mut self, g: &GameRecord, s: &MatchSummary, finished: usize) {
@@ -161,14 +136,7 @@ impl Progress {
                 b.println(rating_block(s));
             }
         } else {
-            println!(
-                "Finished game {} ({} vs {}): {} {{{}}}",
-                g.index + 1,
-                g.white,
-                g.black,
-                g.result.pgn(),
-                g.reason
-            );
+            println!("Finished game {} ({} vs {}): {} {{{}}}", g.index + 1, g.white, g.black, g.result.pgn(), g.reason);
             println!("{}", score_line(s));
             if rating {
                 print!("{}", rating_block(s));

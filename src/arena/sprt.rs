@@ -42,21 +42,12 @@ pub enum SprtDecision {
 
 impl Sprt {
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Sprt {
-        Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-            model: SprtModel::Logistic,
-        }
+        Sprt { elo0, elo1, alpha, beta, model: SprtModel::Logistic }
     }
 
     /// (lower, upper) LLR bounds: `ln(beta/(1-alpha))`, `ln((1-beta)/alpha)`.
     pub fn bounds(&self) -> (f64, f64) {
-        (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
-        )
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
     fn llr(&self, dist: &[(f64, f64)], pair: bool) -> f64 {
@@ -85,23 +76,12 @@ impl Sprt {
 
     /// LLR from per-game results.
     pub fn llr_trinomial(&self, wins: u64, draws: u64, losses: u64) -> f64 {
-        self.llr(
-            &[
-                (1.0, wins as f64),
-                (0.5, draws as f64),
-                (0.0, losses as f64),
-            ],
-            false,
-        )
+        self.llr(&[(1.0, wins as f64), (0.5, draws as f64), (0.0, losses as f64)], false)
     }
 
     /// LLR from pentanomial pair counts `[LL, LD, DD+WL, WD, WW]`.
     pub fn llr_pentanomial(&self, p: &[u64; 5]) -> f64 {
-        let d: Vec<(f64, f64)> = p
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (i as f64 / 4.0, c as f64))
-            .collect();
+        let d: Vec<(f64, f64)> = p.iter().enumerate().map(|(i, &c)| (i as f64 / 4.0, c as f64)).collect();
         self.llr(&d, true)
     }
 

@@ -121,13 +121,7 @@ fn trinomial_dist(w: u64, d: u64, l: u64) -> [(f64, f64); 3] {
 }
 
 fn pentanomial_dist(p: &[u64; 5]) -> [(f64, f64); 5] {
-    [
-        (0.0, p[0] as f64),
-        (0.25, p[1] as f64),
-        (0.5, p[2] as f64),
-        (0.75, p[3] as f64),
-        (1.0, p[4] as f64),
-    ]
+    [(0.0, p[0] as f64), (0.25, p[1] as f64), (0.5, p[2] as f64), (0.75, p[3] as f64), (1.0, p[4] as f64)]
 }
 
 /// Logistic Elo from wins, draws and losses (cutechess-cli's figure).
@@ -151,12 +145,7 @@ fn normalized_estimate(dist: &[(f64, f64)], pair: bool) -> EloEstimate {
     let k = nelo_factor();
     let nelo = (mu - 0.5) / sigma_game * k;
     let err = Z95 * (var / n).sqrt() / sigma_game * k;
-    EloEstimate {
-        elo: finite(nelo),
-        error95: finite(err),
-        lower95: finite(nelo - err),
-        upper95: finite(nelo + err),
-    }
+    EloEstimate { elo: finite(nelo), error95: finite(err), lower95: finite(nelo - err), upper95: finite(nelo + err) }
 }
 
 /// Normalized Elo (fastchess's nElo) from wins, draws and losses.

@@ -105,10 +105,7 @@ fn parse_position(line: &str) -> Option<Chess> {
         Chess::default()
     } else {
         let f = root.strip_prefix("fen ")?;
-        Fen::from_ascii(f.trim().as_bytes())
-            .ok()?
-            .into_position(CastlingMode::Standard)
-            .ok()?
+        Fen::from_ascii(f.trim().as_bytes()).ok()?.into_position(CastlingMode::Standard).ok()?
     };
     for m in moves.split_whitespace() {
         let mv = UciMove::from_ascii(m.as_bytes()).ok()?.to_move(&pos).ok()?;
@@ -141,11 +138,7 @@ fn pick(pos: &Chess, seed: u64, mate_first: bool) -> Option<shakmaty::Move> {
 }
 
 fn illegal_move(pos: &Chess) -> String {
-    let legal: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-        .collect();
+    let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
     for from in Square::ALL {
         for to in Square::ALL {
             if from == to {
@@ -164,13 +157,8 @@ fn main() {
     let o = parse_args();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
-    let mut log = o.log.as_ref().map(|p| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(p)
-            .expect("log file")
-    });
+    let mut log =
+        o.log.as_ref().map(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).expect("log file"));
     let mut seed = o.seed;
     let mut pos = Chess::default();
     let mut gos = 0u32;
@@ -190,10 +178,7 @@ fn main() {
                     continue;
                 }
                 if o.seed_option {
-                    let _ = writeln!(
-                        out,
-                        "option name Seed type spin default 0 min 0 max 9223372036854775807"
-                    );
+                    let _ = writeln!(out, "option name Seed type spin default 0 min 0 max 9223372036854775807");
                 }
                 let _ = writeln!(out, "uciok");
             }

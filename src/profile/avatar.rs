@@ -44,11 +44,9 @@ impl fmt::Display for AvatarProblem {
         match self {
             AvatarProblem::Missing(e) => write!(f, "cannot open avatar file: {e}"),
             AvatarProblem::Unreadable(e) => write!(f, "cannot read avatar file: {e}"),
-            AvatarProblem::UnknownKey(k) => write!(
-                f,
-                "unknown key '{k}' (expected one of {})",
-                Term::ALL.map(|t| t.name()).join(", ")
-            ),
+            AvatarProblem::UnknownKey(k) => {
+                write!(f, "unknown key '{k}' (expected one of {})", Term::ALL.map(|t| t.name()).join(", "))
+            }
             AvatarProblem::BadPhase(p) => write!(f, "bad phase '{p}' (expected mg or eg)"),
             AvatarProblem::BadNumber(v) => {
                 write!(f, "bad number '{v}' (expected an integer 0-{MAX_PERCENT})")
@@ -60,10 +58,7 @@ impl fmt::Display for AvatarProblem {
                 write!(f, "duplicate key {key} (first set on line {first_line})")
             }
             AvatarProblem::Malformed(line) => {
-                write!(
-                    f,
-                    "malformed line '{line}' (expected Key(mg)=N or Key(eg)=N)"
-                )
+                write!(f, "malformed line '{line}' (expected Key(mg)=N or Key(eg)=N)")
             }
         }
     }
@@ -143,29 +138,18 @@ fn parse_entry(line: &str) -> Result<(Term, bool, u16), AvatarProblem> {
 impl Avatar {
     /// Every weight 100 %.
     pub fn neutral() -> Avatar {
-        Avatar {
-            file: String::new(),
-            mg: [100; Term::COUNT],
-            eg: [100; Term::COUNT],
-        }
+        Avatar { file: String::new(), mg: [100; Term::COUNT], eg: [100; Term::COUNT] }
     }
 
     /// Parses an avatar file's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Avatar, AvatarError> {
-        let mut av = Avatar {
-            file: file.to_string(),
-            ..Avatar::neutral()
-        };
+        let mut av = Avatar { file: file.to_string(), ..Avatar::neutral() };
         // Line where each (term, phase) was first set.
         let mut seen = [[0usize; 2]; Term::COUNT];
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
-            let err = |problem| AvatarError {
-                file: file.to_string(),
-                line: line_no,
-                problem,
-            };
+            let err = |problem| AvatarError { file: file.to_string(), line: line_no, problem };
             let content = raw.split_once('#').map_or(raw, |(before, _)| before).trim();
             if content.is_empty() {
                 continue;
@@ -211,10 +195,7 @@ impl Avatar {
 
     /// The style name: the file stem (`attacker` for `avatars/attacker.avt`).
     pub fn name(&self) -> String {
-        Path::new(&self.file)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        Path::new(&self.file).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
     }
 
     pub fn is_neutral(&self) -> bool {
@@ -224,9 +205,8 @@ impl Avatar {
     /// Multiplies the avatar's weights into `cfg` (percent × percent / 100, clamped to u16). Term
     /// flags are never touched: a disabled group stays disabled.
     pub fn apply(&self, cfg: &mut EvalConfig) {
-        let mul = |base: u16, pct: u16| -> u16 {
-            (u32::from(base) * u32::from(pct) / 100).min(u32::from(u16::MAX)) as u16
-        };
+        let mul =
+            |base: u16, pct: u16| -> u16 { (u32::from(base) * u32::from(pct) / 100).min(u32::from(u16::MAX)) as u16 };
         for t in Term::ALL {
             let i = t.index();
             cfg.mg_weight[i] = mul(cfg.mg_weight[i], self.mg[i]);

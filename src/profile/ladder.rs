@@ -109,10 +109,7 @@ impl School {
 
     /// Term flags (and, for the Romantic school, the raised activity weights).
     pub fn eval_config(self) -> EvalConfig {
-        let mut cfg = EvalConfig {
-            enabled: [false; Term::COUNT],
-            ..EvalConfig::default()
-        };
+        let mut cfg = EvalConfig { enabled: [false; Term::COUNT], ..EvalConfig::default() };
         for t in self.terms() {
             cfg.set_enabled(t, true);
         }
@@ -168,9 +165,7 @@ impl LevelSettings {
             self.school.level(),
             self.school.name(),
             self.nodes,
-            self.depth
-                .map(|d| format!(" depth {d}"))
-                .unwrap_or_default(),
+            self.depth.map(|d| format!(" depth {d}")).unwrap_or_default(),
             choice,
             self.choice.slip_p,
             self.choice.slip_min_cp,
@@ -204,9 +199,7 @@ fn lerp_round(a: i32, b: i32, t: f64) -> i32 {
 }
 
 fn geo(a: f64, b: f64, t: f64) -> f64 {
-    (a.ln() + (b.ln() - a.ln()) * t)
-        .exp()
-        .clamp(a.min(b), a.max(b))
+    (a.ln() + (b.ln() - a.ln()) * t).exp().clamp(a.min(b), a.max(b))
 }
 
 impl Ladder {
@@ -221,11 +214,9 @@ impl Ladder {
     }
 
     pub fn parse(text: &str) -> Result<Ladder, ProfileError> {
-        let mut l: Ladder =
-            toml::from_str(text).map_err(|e| ProfileError(format!("ladder: {e}")))?;
+        let mut l: Ladder = toml::from_str(text).map_err(|e| ProfileError(format!("ladder: {e}")))?;
         l.hash = file_hash_hex(text.as_bytes());
-        l.validate()
-            .map_err(|e| ProfileError(format!("ladder '{}': {e}", l.name)))?;
+        l.validate().map_err(|e| ProfileError(format!("ladder '{}': {e}", l.name)))?;
         Ok(l)
     }
 
@@ -236,12 +227,7 @@ impl Ladder {
 
     /// One line for `info string`.
     pub fn describe(&self) -> String {
-        format!(
-            "ladder {} v{} blake3 {}",
-            self.name,
-            self.version,
-            &self.hash[..self.hash.len().min(16)]
-        )
+        format!("ladder {} v{} blake3 {}", self.name, self.version, &self.hash[..self.hash.len().min(16)])
     }
 
     /// Checks ranges and the monotonicity the interpolation relies on.
@@ -339,8 +325,7 @@ impl Ladder {
             ),
             Some(b) => {
                 let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
-                let nodes =
-                    (geo(a.nodes as f64, b.nodes as f64, t).round() as u64).clamp(a.nodes, b.nodes);
+                let nodes = (geo(a.nodes as f64, b.nodes as f64, t).round() as u64).clamp(a.nodes, b.nodes);
                 let depth = match (a.depth, b.depth) {
                     (Some(x), Some(y)) => Some(lerp(f64::from(x), f64::from(y), t).floor() as i32),
                     (Some(x), None) => Some(x),

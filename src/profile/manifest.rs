@@ -42,11 +42,7 @@ pub struct Manifest {
 /// `name` and `version` of any frozen file (profile or ladder), read leniently.
 pub fn name_and_version(text: &str) -> Result<(String, u32), String> {
     let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
-    let name = table
-        .get("name")
-        .and_then(|v| v.as_str())
-        .ok_or("no string `name`")?
-        .to_string();
+    let name = table.get("name").and_then(|v| v.as_str()).ok_or("no string `name`")?.to_string();
     let version = table
         .get("version")
         .and_then(|v| v.as_integer())
@@ -66,10 +62,7 @@ pub fn entry_for(file: &str, text: &str) -> Result<String, String> {
 
 /// The frozen files embedded in the binary: (file name, text).
 pub fn builtin_files() -> Vec<(String, &'static str)> {
-    let mut v: Vec<(String, &'static str)> = BUILTIN
-        .iter()
-        .map(|(n, t)| (format!("{n}.toml"), *t))
-        .collect();
+    let mut v: Vec<(String, &'static str)> = BUILTIN.iter().map(|(n, t)| (format!("{n}.toml"), *t)).collect();
     v.push(("ladder.toml".to_string(), Ladder::builtin_text()));
     v
 }
@@ -87,29 +80,21 @@ impl Manifest {
     }
 
     pub fn lookup(&self, name: &str, version: u32) -> Option<&ManifestEntry> {
-        self.entries
-            .iter()
-            .find(|e| e.name == name && e.version == version)
+        self.entries.iter().find(|e| e.name == name && e.version == version)
     }
 
     /// No (name, version) twice with different hashes or files, and every hash is 64 hex digits.
     pub fn check_consistent(&self) -> Result<(), String> {
         for (i, a) in self.entries.iter().enumerate() {
             if a.blake3.len() != 64 || !a.blake3.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(format!(
-                    "manifest: {} v{}: blake3 must be 64 hex digits",
-                    a.name, a.version
-                ));
+                return Err(format!("manifest: {} v{}: blake3 must be 64 hex digits", a.name, a.version));
             }
             for b in &self.entries[i + 1..] {
                 if a.name == b.name
                     && a.version == b.version
                     && (!a.blake3.eq_ignore_ascii_case(&b.blake3) || a.file != b.file)
                 {
-                    return Err(format!(
-                        "manifest: {} v{} appears twice with different contents",
-                        a.name, a.version
-                    ));
+                    return Err(format!("manifest: {} v{} appears twice with different contents", a.name, a.version));
                 }
             }
         }
@@ -122,13 +107,10 @@ impl Manifest {
         let hash = file_hash_hex(text.as_bytes());
         let paste = entry_for(file, text).unwrap_or_default();
         match self.lookup(&name, version) {
-            None => Err(format!(
-                "{file}: {name} v{version} has no manifest entry; add:\n{paste}"
-            )),
-            Some(e) if e.file != file => Err(format!(
-                "{file}: manifest entry for {name} v{version} names file {}",
-                e.file
-            )),
+            None => Err(format!("{file}: {name} v{version} has no manifest entry; add:\n{paste}")),
+            Some(e) if e.file != file => {
+                Err(format!("{file}: manifest entry for {name} v{version} names file {}", e.file))
+            }
             Some(e) if !e.blake3.eq_ignore_ascii_case(&hash) => Err(format!(
                 "{file}: {name} v{version} was changed without a new version (blake3 {hash}, \
                  manifest {}); bump `version` and add:\n{paste}",

@@ -38,12 +38,7 @@ const CLUB: &str = include_str!("../../profiles/club.toml");
 const RANDOM: &str = include_str!("../../profiles/random.toml");
 
 /// The built-in profiles: (name, embedded file text), strongest first.
-pub const BUILTIN: [(&str, &str); 4] = [
-    ("strong", STRONG),
-    ("reduced", REDUCED),
-    ("club", CLUB),
-    ("random", RANDOM),
-];
+pub const BUILTIN: [(&str, &str); 4] = [("strong", STRONG), ("reduced", REDUCED), ("club", CLUB), ("random", RANDOM)];
 
 /// Upper bound on a per-term weight in a profile, in percent (as for avatars).
 pub const MAX_WEIGHT: u16 = 200;
@@ -99,11 +94,7 @@ pub struct Knowledge {
 
 impl Default for Knowledge {
     fn default() -> Self {
-        Knowledge {
-            terms: TermSet::default(),
-            weights: BTreeMap::new(),
-            tablebases: true,
-        }
+        Knowledge { terms: TermSet::default(), weights: BTreeMap::new(), tablebases: true }
     }
 }
 
@@ -146,33 +137,26 @@ pub fn file_hash_hex(bytes: &[u8]) -> String {
 impl Profile {
     /// Parses and validates a profile file's text.
     pub fn parse(text: &str) -> Result<Profile, ProfileError> {
-        let mut p: Profile =
-            toml::from_str(text).map_err(|e| ProfileError(format!("profile: {e}")))?;
+        let mut p: Profile = toml::from_str(text).map_err(|e| ProfileError(format!("profile: {e}")))?;
         p.hash = file_hash_hex(text.as_bytes());
-        p.validate()
-            .map_err(|e| ProfileError(format!("profile '{}': {e}", p.name)))?;
+        p.validate().map_err(|e| ProfileError(format!("profile '{}': {e}", p.name)))?;
         Ok(p)
     }
 
     /// Reads and parses a profile file from disk (for profiles that are not built in).
     pub fn load(path: impl AsRef<std::path::Path>) -> Result<Profile, ProfileError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ProfileError(format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| ProfileError(format!("{}: {e}", path.display())))?;
         Profile::parse(&text).map_err(|e| ProfileError(format!("{}: {e}", path.display())))
     }
 
     /// A built-in profile by name (case-insensitive), parsed from the file embedded in the binary.
     pub fn builtin(name: &str) -> Option<Profile> {
-        BUILTIN
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
-            .map(|(n, text)| {
-                let p = Profile::parse(text)
-                    .unwrap_or_else(|e| panic!("built-in profile {n} is invalid: {e}"));
-                assert_eq!(&p.name, n, "built-in profile file name mismatch");
-                p
-            })
+        BUILTIN.iter().find(|(n, _)| n.eq_ignore_ascii_case(name.trim())).map(|(n, text)| {
+            let p = Profile::parse(text).unwrap_or_else(|e| panic!("built-in profile {n} is invalid: {e}"));
+            assert_eq!(&p.name, n, "built-in profile file name mismatch");
+            p
+        })
     }
 
     /// Names of the built-in profiles, strongest first.
@@ -182,10 +166,7 @@ impl Profile {
 
     /// The embedded text of a built-in profile.
     pub fn builtin_text(name: &str) -> Option<&'static str> {
-        BUILTIN
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
-            .map(|(_, t)| *t)
+        BUILTIN.iter().find(|(n, _)| n.eq_ignore_ascii_case(name.trim())).map(|(_, t)| *t)
     }
 
     /// blake3 (lowercase hex) of the file bytes the profile was parsed from.
@@ -195,12 +176,7 @@ impl Profile {
 
     /// One line for `info string`: name, version and hash.
     pub fn describe(&self) -> String {
-        format!(
-            "profile {} v{} blake3 {}",
-            self.name,
-            self.version,
-            &self.hash[..self.hash.len().min(16)]
-        )
+        format!("profile {} v{} blake3 {}", self.name, self.version, &self.hash[..self.hash.len().min(16)])
     }
 
     pub fn is_random(&self) -> bool {
@@ -233,10 +209,7 @@ impl Profile {
     /// The evaluator configuration of this profile: term flags from `terms`, weights from
     /// `weights` (100 % where not given).
     pub fn eval_config(&self) -> EvalConfig {
-        let mut cfg = EvalConfig {
-            enabled: self.enabled_terms(),
-            ..EvalConfig::default()
-        };
+        let mut cfg = EvalConfig { enabled: self.enabled_terms(), ..EvalConfig::default() };
         for (name, w) in &self.knowledge.weights {
             if let Some(t) = Term::from_name(name) {
                 if let Some(mg) = w.mg {
@@ -253,10 +226,7 @@ impl Profile {
     /// Checks names, versions and ranges.
     pub fn validate(&self) -> Result<(), String> {
         let ok_name = !self.name.is_empty()
-            && self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+            && self.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
         if !ok_name {
             return Err(format!("name '{}' must be non-empty [a-z0-9_-]", self.name));
         }
@@ -277,9 +247,7 @@ impl Profile {
         match &self.knowledge.terms {
             TermSet::Keyword(k) => {
                 if !k.eq_ignore_ascii_case("all") && !k.eq_ignore_ascii_case("none") {
-                    return Err(format!(
-                        "knowledge.terms = \"{k}\": expected \"all\", \"none\" or a list of names"
-                    ));
+                    return Err(format!("knowledge.terms = \"{k}\": expected \"all\", \"none\" or a list of names"));
                 }
             }
             TermSet::List(list) => {
@@ -296,19 +264,15 @@ impl Profile {
             }
             for v in [w.mg, w.eg].into_iter().flatten() {
                 if v > MAX_WEIGHT {
-                    return Err(format!(
-                        "knowledge.weights.{name}: {v} is outside 0..={MAX_WEIGHT}"
-                    ));
+                    return Err(format!("knowledge.weights.{name}: {v} is outside 0..={MAX_WEIGHT}"));
                 }
             }
         }
         if self.kind == ProfileKind::Random {
             if self.search != SearchSettings::default() || self.choice != ChoiceSettings::best() {
-                return Err(
-                    "a random profile takes no [search] or [choice] settings (keep random out of \
+                return Err("a random profile takes no [search] or [choice] settings (keep random out of \
                      the stack)"
-                        .into(),
-                );
+                    .into());
             }
             if self.knowledge.tablebases {
                 return Err("a random profile cannot use tablebases".into());

@@ -38,13 +38,7 @@ pub mod tags {
 }
 
 /// The exact bytes hashed for a decision seed (see the module documentation).
-pub fn seed_material(
-    match_seed: u64,
-    ply: u32,
-    seat: Color,
-    position_key: u64,
-    tag: &str,
-) -> Vec<u8> {
+pub fn seed_material(match_seed: u64, ply: u32, seat: Color, position_key: u64, tag: &str) -> Vec<u8> {
     let mut m = Vec::with_capacity(25 + tag.len());
     m.extend_from_slice(&match_seed.to_le_bytes());
     m.extend_from_slice(&ply.to_le_bytes());
@@ -59,17 +53,8 @@ pub fn seed_material(
 }
 
 /// The 32-byte ChaCha20 seed of a decision.
-pub fn decision_seed(
-    match_seed: u64,
-    ply: u32,
-    seat: Color,
-    position_key: u64,
-    tag: &str,
-) -> [u8; 32] {
-    blake3::derive_key(
-        SEED_CONTEXT,
-        &seed_material(match_seed, ply, seat, position_key, tag),
-    )
+pub fn decision_seed(match_seed: u64, ply: u32, seat: Color, position_key: u64, tag: &str) -> [u8; 32] {
+    blake3::derive_key(SEED_CONTEXT, &seed_material(match_seed, ply, seat, position_key, tag))
 }
 
 /// The generator for one decision: `ChaCha20Rng::from_seed(decision_seed(..))`.
@@ -77,13 +62,7 @@ pub fn decision_seed(
 /// `ply` is the game ply of the position decided on (see [`game_ply`]), `seat` the colour the
 /// engine plays at that move, `position_key` the position's `board::zobrist` key and `tag` one of
 /// [`tags`].
-pub fn decision_rng(
-    match_seed: u64,
-    ply: u32,
-    seat: Color,
-    position_key: u64,
-    tag: &str,
-) -> ChaCha20Rng {
+pub fn decision_rng(match_seed: u64, ply: u32, seat: Color, position_key: u64, tag: &str) -> ChaCha20Rng {
     ChaCha20Rng::from_seed(decision_seed(match_seed, ply, seat, position_key, tag))
 }
 
@@ -91,21 +70,13 @@ pub fn decision_rng(
 /// `position` command gave: `2 × (fullmove number − 1) + (1 if Black is to move)`, saturating at `u32::MAX`.
 pub fn game_ply(pos: &Chess) -> u32 {
     let full = pos.fullmoves().get();
-    (full - 1)
-        .saturating_mul(2)
-        .saturating_add(u32::from(pos.turn() == Color::Black))
+    (full - 1).saturating_mul(2).saturating_add(u32::from(pos.turn() == Color::Black))
 }
 
 /// [`decision_rng`] for the side to move of `pos`, with `ply = game_ply(pos)` and
 /// `position_key = board::zobrist(pos)`.
 pub fn decision_rng_for(match_seed: u64, pos: &Chess, tag: &str) -> ChaCha20Rng {
-    decision_rng(
-        match_seed,
-        game_ply(pos),
-        pos.turn(),
-        crate::board::zobrist(pos),
-        tag,
-    )
+    decision_rng(match_seed, game_ply(pos), pos.turn(), crate::board::zobrist(pos), tag)
 }
 
 /// A uniform number in [0, 1): the top 53 bits of one `next_u64`, times 2⁻⁵³.
@@ -135,10 +106,7 @@ pub fn pick_index(rng: &mut ChaCha20Rng, n: usize) -> usize {
 /// it so that the game can be replayed.
 pub fn fresh_match_seed() -> u64 {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     let mut h = blake3::Hasher::new_derive_key("sparring 2026 fresh match seed v1");
     h.update(&nanos.to_le_bytes());
     h.update(&std::process::id().to_le_bytes());

@@ -9,6 +9,9 @@ pub mod options;
 pub mod solve;
 
 use crate::board::{Game, perft};
+use crate::player::{Player, Setting};
+use crate::profile::seed::fresh_match_seed;
+use crate::profile::{Avatar, Ladder, Profile};
 use crate::search::{Control, Info, Reporter, Searcher};
 use crate::tablebase::Tablebases;
 use options::{Opt, Value};
@@ -75,7 +78,40 @@ pub struct Engine {
     move_overhead: Duration,
     tb_probe_limit: usize,
     debug: bool,
+    /// Strength state (SPEC 3-6).
+    strength: Strength,
+    /// The dedicated searcher of weak settings (fixed table size, cleared before every move).
+    weak_searcher: Arc<Mutex<Searcher>>,
 }
+
+/// The strength options as set, and the seed of the current game.
+struct Strength {
+    profile: String,
+    limit_strength: bool,
+    elo: i32,
+    skill: i32,
+    seed_option: u64,
+    game_seed: u64,
+    avatar: Avatar,
+    avatar_file: String,
+}
+
+impl Strength {
+    fn player(&self) -> Player {
+        let ladder = Ladder::builtin();
+        let setting = if self.limit_strength {
+            Setting::Level(ladder.at(self.elo))
+        } else if self.skill < SKILL_MAX {
+            Setting::Level(ladder.at(ladder.elo_for_skill(self.skill)))
+        } else {
+            Setting::Profile(Profile::builtin(&self.profile).unwrap_or_else(|| Player::strong().profile_owned()))
+        };
+        Player { setting, avatar: self.avatar.clone() }
+    }
+}
+
+/// `Skill Level` at this value means "off" (the `Profile` option decides).
+const SKILL_MAX: i32 = 20;
 
 /// What the loop should do after a command.
 #[derive(PartialEq, Eq, Debug)]
@@ -92,11 +128,22 @@ impl Engine {
             root_fen: Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string(),
             searcher: Arc::new(Mutex::new(Searcher::new(16))),
             job: None,
-            options: options::core_options(),
+            options: options::all_options(),
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             tb_probe_limit: 7,
             debug: false,
+            strength: Strength {
+                profile: "strong".into(),
+                limit_strength: false,
+                elo: Ladder::builtin().range().1,
+                skill: SKILL_MAX,
+                seed_option: 0,
+                game_seed: fresh_match_seed(),
+                avatar: Avatar::neutral(),
+                avatar_file: String::new(),
+            },
+            weak_searcher: Arc::new(Mutex::new(Searcher::new(crate::player::WEAK_HASH_MB))),
         }
     }
 
@@ -162,6 +209,7 @@ impl Engine {
                 self.stop_search();
                 self.searcher().clear();
                 self.game = Game::new(Chess::default());
+                self.new_game_seed();
             }
             Ok(UciMessage::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
             Ok(UciMessage::Register { .. }) => {}
@@ -194,6 +242,29 @@ impl Engine {
             ("Move Overhead", Value::Int(ms)) => self.move_overhead = Duration::from_millis(ms as u64),
             ("Ponder", Value::Bool(_)) => {}
             ("SyzygyPath", Value::Str(path)) => self.set_syzygy_path(&path),
+            ("Profile", Value::Str(p)) => {
+                self.strength.profile = p.to_ascii_lowercase();
+                self.report_strength();
+            }
+            ("UCI_LimitStrength", Value::Bool(on)) => {
+                self.strength.limit_strength = on;
+                self.report_strength();
+            }
+            ("UCI_Elo", Value::Int(elo)) => {
+                self.strength.elo = elo as i32;
+                if self.strength.limit_strength {
+                    self.report_strength();
+                }
+            }
+            ("Skill Level", Value::Int(level)) => {
+                self.strength.skill = level as i32;
+                self.report_strength();
+            }
+            ("Seed", Value::Int(seed)) => {
+                self.strength.seed_option = seed as u64;
+                self.new_game_seed();
+            }
+            ("Avatar File", Value::Str(path)) => self.set_avatar(&path),
             ("SyzygyProbeLimit", Value::Int(n)) => {
                 self.tb_probe_limit = n as usize;
                 if let Some(tb) = &self.searcher().tablebases {
@@ -204,6 +275,45 @@ impl Engine {
         }
         if self.debug {
             self.out.info_string(&format!("option '{}' set", opt.name));
+        }
+    }
+
+    /// The match seed of the game that starts now: the `Seed` option, or a fresh one when it is 0.
+    fn new_game_seed(&mut self) {
+        self.strength.game_seed =
+            if self.strength.seed_option == 0 { fresh_match_seed() } else { self.strength.seed_option };
+        let player = self.strength.player();
+        if !player.is_full_strength() {
+            self.out.info_string(&format!(
+                "seed {} (replay this game with setoption name Seed value {0})",
+                self.strength.game_seed
+            ));
+        }
+    }
+
+    fn report_strength(&self) {
+        self.out.info_string(&self.strength.player().describe());
+    }
+
+    /// Loads an avatar; a bad file is rejected whole and the previous weights stay.
+    fn set_avatar(&mut self, path: &str) {
+        if path.trim().is_empty() {
+            self.strength.avatar = Avatar::neutral();
+            self.strength.avatar_file.clear();
+            self.out.info_string("Avatar File: cleared; all weights 100 %");
+            return;
+        }
+        match Avatar::load(path.trim()) {
+            Ok(a) => {
+                self.strength.avatar = a;
+                self.strength.avatar_file = path.trim().to_string();
+                self.out.info_string(&format!(
+                    "Avatar File: loaded {}: {}",
+                    path.trim(),
+                    self.strength.avatar.describe()
+                ));
+            }
+            Err(e) => self.out.info_string(&format!("Avatar File rejected: {e}; previous weights kept")),
         }
     }
 
@@ -274,7 +384,7 @@ impl Engine {
     }
 
     fn eval(&self) {
-        let cfg = self.searcher().eval.clone();
+        let cfg = self.strength.player().eval_config();
         self.out.line(&crate::eval::trace(self.game.pos(), &cfg).to_string());
     }
 
@@ -306,13 +416,13 @@ impl Engine {
         let game = self.game.clone();
         let out = self.out.clone();
         let searcher = Arc::clone(&self.searcher);
+        let weak_searcher = Arc::clone(&self.weak_searcher);
         let overhead = self.move_overhead;
         let ctl = Arc::clone(&control);
+        let player = self.strength.player();
+        let seed = self.strength.game_seed;
         let handle = std::thread::Builder::new().name("search".into()).stack_size(64 * 1024 * 1024).spawn(move || {
-            let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
-            s.move_overhead = overhead;
-            let result = s.search(&game, &limits, &ctl, &mut UciReporter(out.clone()));
-            drop(s);
+            let (best, ponder) = think(&player, &searcher, &weak_searcher, &game, &limits, seed, overhead, &ctl, &out);
             // `go infinite` and `go ponder` must not answer before `stop` / `ponderhit`.
             loop {
                 if ctl.stopped() || (!waits && !ctl.pondering.load(Ordering::SeqCst)) {
@@ -320,7 +430,7 @@ impl Engine {
                 }
                 std::thread::sleep(Duration::from_millis(1));
             }
-            out.line(&fmt::bestmove(result.best, result.ponder));
+            out.line(&fmt::bestmove(best, ponder));
         });
         match handle {
             Ok(handle) => self.job = Some(Job { control, handle }),
@@ -353,6 +463,69 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_search();
     }
+}
+
+/// Runs one `go` for `player` and reports it; returns the move to play and the ponder move. The last
+/// `info` line printed always has a PV that starts with the move played.
+#[allow(clippy::too_many_arguments)]
+fn think(
+    player: &Player,
+    searcher: &Mutex<Searcher>,
+    weak_searcher: &Mutex<Searcher>,
+    game: &Game,
+    limits: &crate::search::Limits,
+    seed: u64,
+    overhead: Duration,
+    ctl: &Control,
+    out: &Out,
+) -> (Option<Move>, Option<Move>) {
+    let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+    s.move_overhead = overhead;
+    if player.is_full_strength() {
+        s.eval = player.eval_config();
+        let tb = s.tablebases.clone();
+        if !player.tablebases_allowed() {
+            s.tablebases = None;
+        }
+        let r = s.search(game, limits, ctl, &mut UciReporter(out.clone()));
+        s.tablebases = tb;
+        if let Some(rm) = r.root_moves.first() {
+            out.line(&fmt::info(&Info {
+                depth: r.depth,
+                seldepth: r.seldepth,
+                multipv: 1,
+                score: rm.score,
+                bound: crate::search::ScoreBound::Exact,
+                nodes: r.nodes,
+                time: r.time,
+                hashfull: s.hashfull(),
+                tbhits: r.tbhits,
+                pv: &rm.pv,
+            }));
+        }
+        return (r.best, r.ponder);
+    }
+    let tb = s.tablebases.clone();
+    drop(s);
+    let mut weak = weak_searcher.lock().unwrap_or_else(|e| e.into_inner());
+    weak.move_overhead = overhead;
+    let d = player.decide_weak(&mut weak, tb, game, limits, seed, ctl);
+    if let Some(mv) = d.mv {
+        let pv = if d.pv.first() == Some(&mv) { d.pv.clone() } else { vec![mv] };
+        out.line(&fmt::info(&Info {
+            depth: d.depth.max(1),
+            seldepth: d.search.seldepth,
+            multipv: 1,
+            score: d.score,
+            bound: crate::search::ScoreBound::Exact,
+            nodes: d.nodes,
+            time: d.search.time,
+            hashfull: 0,
+            tbhits: d.search.tbhits,
+            pv: &pv,
+        }));
+    }
+    (d.mv, d.ponder)
 }
 
 /// Parses the arguments of `position` into a legal root position and legal moves.

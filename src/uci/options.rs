@@ -93,3 +93,25 @@ pub fn core_options() -> Vec<Opt> {
         Opt { name: "SyzygyProbeLimit", kind: Kind::Spin { default: 7, min: 0, max: 7 } },
     ]
 }
+
+/// Every option: the core ones plus strength, seed and avatar (SPEC 3-6).
+pub fn all_options() -> Vec<Opt> {
+    let ladder = crate::profile::Ladder::builtin();
+    let (lo, hi) = ladder.range();
+    let mut v = core_options();
+    v.extend([
+        Opt {
+            name: "Profile",
+            kind: Kind::Combo {
+                default: "strong".into(),
+                vars: crate::profile::Profile::names().iter().map(|s| s.to_string()).collect(),
+            },
+        },
+        Opt { name: "UCI_LimitStrength", kind: Kind::Check { default: false } },
+        Opt { name: "UCI_Elo", kind: Kind::Spin { default: hi as i64, min: lo as i64, max: hi as i64 } },
+        Opt { name: "Skill Level", kind: Kind::Spin { default: 20, min: 0, max: 20 } },
+        Opt { name: "Seed", kind: Kind::Spin { default: 0, min: 0, max: 2_147_483_647 } },
+        Opt { name: "Avatar File", kind: Kind::Str { default: String::new() } },
+    ]);
+    v
+}
