@@ -62,6 +62,16 @@ impl Game {
         self.key
     }
 
+    /// Number of earlier positions remembered (moves played since the game's start position).
+    pub fn keys_len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Forget the undo stack (the history of keys stays for repetition detection).
+    pub fn reset_depth(&mut self) {
+        self.undo.clear();
+    }
+
     /// Number of moves made since the last `new`/`with_moves` (plies below the search root).
     #[inline]
     pub fn depth(&self) -> usize {
@@ -121,7 +131,7 @@ impl Game {
         let mut back = 2;
         while back <= reach && back <= n {
             if self.keys[n - back] == self.key {
-                if back <= ply {
+                if back < ply {
                     return true;
                 }
                 count += 1;
@@ -216,4 +226,17 @@ fn update_key(mut key: u64, before: &Chess, after: &Chess, m: Move) -> u64 {
 pub fn mirror(pos: &Chess) -> Option<Chess> {
     let setup = pos.to_setup(EnPassantMode::Legal).into_mirrored();
     Chess::from_setup(setup, shakmaty::CastlingMode::Standard).ok()
+}
+
+/// Parses a FEN (4 to 6 fields) into a legal standard-chess position. Positions whose check could
+/// not arise in a game (e.g. some composed double checks) are accepted: the rules still apply to
+/// them, and GUIs send them in analysis. Everything else shakmaty rejects is refused with a reason.
+pub fn parse_fen(text: &str) -> Result<Chess, String> {
+    let fen: shakmaty::fen::Fen = text
+        .trim()
+        .parse()
+        .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+    fen.into_position(shakmaty::CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .map_err(|e| format!("illegal position in FEN '{text}': {e}"))
 }

@@ -32,3 +32,8 @@ pub fn evaluate(pos: &Chess, cfg: &EvalConfig) -> i32 {
     }
     if pos.turn() == Color::White { v } else { -v }
 }
+
+/// TEMPORARY until the term table lands.
+pub fn trace(pos: &Chess, cfg: &EvalConfig) -> String {
+    format!("Final evaluation: {} (side to move)", evaluate(pos, cfg))
+}

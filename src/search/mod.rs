@@ -1,16 +1,33 @@
-//! Alpha-beta search. (Facade committed first so other modules can build against it; the real
-//! search replaces the bodies.)
+//! Alpha-beta search: iterative deepening with aspiration windows over a PVS negamax with
+//! quiescence, transposition table, null move, LMR and the usual pruning (see `parameters.rs`).
+//!
+//! The root can score every legal move exactly (MultiPV up to all moves), which the weakening
+//! policies need. Node limits are exact, so node-budgeted searches are reproducible.
+
+mod alphabeta;
+pub mod history;
+pub mod movepick;
+pub mod parameters;
+pub mod see;
+pub mod timeman;
+pub mod tt;
 
 use crate::board::Game;
 use crate::eval::EvalConfig;
-use shakmaty::{Move, Position};
+use crate::tablebase::Tablebases;
+use history::History;
+use shakmaty::Move;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use tt::TranspositionTable;
 
 /// Score of a mate in 0 plies; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;
 pub const MAX_PLY: usize = 128;
 /// Scores above this (in absolute value) are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const INFINITY: i32 = MATE + 1;
 
 /// Signed moves to mate for a mate score (positive: side to move mates), `None` for a normal score.
 pub fn mate_moves(score: i32) -> Option<i32> {
@@ -37,7 +54,7 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Restrict the root to these moves (empty: all legal moves).
     pub searchmoves: Vec<Move>,
-    /// Number of principal variations; `usize::MAX` scores every root move exactly.
+    /// Number of principal variations (0 is treated as 1); `usize::MAX` scores every root move exactly.
     pub multipv: usize,
 }
 
@@ -48,6 +65,8 @@ pub struct RootMove {
     /// Side to move's view, centipawns or mate score.
     pub score: i32,
     pub pv: Vec<Move>,
+    /// Depth at which `score` was obtained.
+    pub depth: i32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -58,41 +77,116 @@ pub struct SearchResult {
     pub depth: i32,
     pub seldepth: i32,
     pub nodes: u64,
+    pub tbhits: u64,
+    pub time: Duration,
     /// The root moves scored exactly by the last completed iteration, best first (MultiPV order).
     pub root_moves: Vec<RootMove>,
+}
+
+/// Score bound of an `info` line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// Progress of the search, for `info` lines.
+#[derive(Clone, Debug)]
+pub struct Info<'a> {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub multipv: usize,
+    pub score: i32,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub tbhits: u64,
+    pub pv: &'a [Move],
+}
+
+/// Receives search progress; the UCI layer prints it, silent analysis ignores it.
+pub trait Reporter {
+    fn info(&mut self, info: &Info);
+    fn currmove(&mut self, _depth: i32, _mv: Move, _number: usize) {}
+}
+
+/// A reporter that drops everything.
+pub struct Silent;
+impl Reporter for Silent {
+    fn info(&mut self, _info: &Info) {}
+}
+
+/// Shared flags between the UCI thread and a running search.
+#[derive(Default, Debug)]
+pub struct Control {
+    pub stop: AtomicBool,
+    /// While set, time limits do not apply (`go ponder`); cleared by `ponderhit`.
+    pub pondering: AtomicBool,
+}
+
+impl Control {
+    pub fn new() -> Arc<Control> {
+        Arc::new(Control::default())
+    }
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// Owns the transposition table and heuristics; one per engine.
 pub struct Searcher {
     pub eval: EvalConfig,
+    pub move_overhead: Duration,
+    pub tablebases: Option<Arc<Tablebases>>,
+    tt: TranspositionTable,
+    history: History,
 }
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        let _ = hash_mb;
         Searcher {
             eval: EvalConfig::default(),
+            move_overhead: Duration::ZERO,
+            tablebases: None,
+            tt: TranspositionTable::new(hash_mb),
+            history: History::default(),
         }
     }
 
-    /// Silent analysis (no `info` output), for the estimator and tests.
+    pub fn resize_hash(&mut self, mb: usize) {
+        self.tt.resize(mb);
+    }
+
+    /// Forget everything learnt: hash table, history, killers (`ucinewgame`, `Clear Hash`, and
+    /// before every node-budgeted weak search so that it is reproducible).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+    }
+
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Full search with progress reporting and an external stop flag.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Control,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        alphabeta::run(self, game, limits, control, reporter)
+    }
+
+    /// Silent analysis (no `info` output), for the estimator, policies and tests.
     pub fn analyse(&mut self, game: &Game, limits: &Limits) -> SearchResult {
-        let _ = limits;
-        let pos = game.pos();
-        let mut best: Option<(Move, i32)> = None;
-        for m in pos.legal_moves() {
-            let mut p = pos.clone();
-            p.play_unchecked(m);
-            let s = -crate::eval::evaluate(&p, &self.eval);
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((m, s));
-            }
-        }
-        SearchResult {
-            best: best.map(|b| b.0),
-            score: best.map_or(0, |b| b.1),
-            depth: 1,
-            ..Default::default()
-        }
+        let control = Control::default();
+        alphabeta::run(self, game, limits, &control, &mut Silent)
     }
 }

@@ -1,9 +1,424 @@
-//! UCI protocol front end.
-pub mod bench {
-    pub fn main(_a: &[String]) -> std::process::ExitCode {
-        std::process::ExitCode::SUCCESS
+//! UCI front end: reads commands, keeps the game state and options, runs the search on its own
+//! thread and prints through `fmt`. Bad input never panics and never changes the state: it gets an
+//! `info string` and the previous state stays.
+
+pub mod bench;
+pub mod fmt;
+mod go;
+pub mod options;
+
+use crate::board::{Game, perft};
+use crate::search::{Control, Info, Reporter, Searcher};
+use options::{Opt, Value};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use vampirc_uci::UciMessage;
+
+pub const ENGINE_NAME: &str = concat!("sparring ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the sparring developers";
+
+/// Where the engine writes; shared with the search thread. One line per call, flushed.
+#[derive(Clone)]
+pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    pub fn stdout() -> Out {
+        Out(Arc::new(Mutex::new(Box::new(std::io::stdout()))))
+    }
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out(Arc::new(Mutex::new(w)))
+    }
+    pub fn line(&self, s: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed pipe must not kill the engine; the GUI is gone anyway.
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+    pub fn info_string(&self, s: &str) {
+        for l in s.lines() {
+            self.line(&format!("info string {l}"));
+        }
     }
 }
-pub fn run_stdio() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+
+struct UciReporter(Out);
+impl Reporter for UciReporter {
+    fn info(&mut self, i: &Info) {
+        self.0.line(&fmt::info(i));
+    }
+}
+
+struct Job {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+/// The engine as a UCI state machine.
+pub struct Engine {
+    out: Out,
+    game: Game,
+    /// The last `position` command's start and moves (for `d`).
+    root_fen: String,
+    searcher: Arc<Mutex<Searcher>>,
+    job: Option<Job>,
+    options: Vec<Opt>,
+    multipv: usize,
+    move_overhead: Duration,
+    debug: bool,
+}
+
+/// What the loop should do after a command.
+#[derive(PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Engine {
+    pub fn new(out: Out) -> Engine {
+        Engine {
+            out,
+            game: Game::new(Chess::default()),
+            root_fen: Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string(),
+            searcher: Arc::new(Mutex::new(Searcher::new(16))),
+            job: None,
+            options: options::core_options(),
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            debug: false,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher> {
+        self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Handles one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        if line.is_empty() {
+            return Flow::Continue;
+        }
+        let mut tokens = line.split_whitespace();
+        let cmd = tokens.next().unwrap_or("");
+        let rest: Vec<&str> = tokens.collect();
+        match cmd {
+            // Commands vampirc-uci does not model, or models lossily (see ARCHITECTURE.md).
+            "go" => self.go(&rest),
+            "position" => self.position(&rest),
+            "d" => self.display(),
+            "eval" => self.eval(),
+            "bench" => {
+                self.stop_search();
+                let depth = rest
+                    .first()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(bench::DEFAULT_DEPTH);
+                let r = bench::run(depth, |l| self.out.line(l));
+                self.out.line(&format!("{} nodes {} nps", r.nodes, r.nps));
+            }
+            "quit" => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            "stop" => self.stop_search(),
+            "ponderhit" => {
+                if let Some(job) = &self.job {
+                    job.control.pondering.store(false, Ordering::SeqCst);
+                }
+            }
+            "isready" => self.out.line("readyok"),
+            _ => self.standard(line),
+        }
+        Flow::Continue
+    }
+
+    /// The rest of the protocol through vampirc-uci.
+    fn standard(&mut self, line: &str) {
+        let msg = std::panic::catch_unwind(|| vampirc_uci::parse_one(line));
+        match msg {
+            Ok(UciMessage::Uci) => {
+                self.out.line(&format!("id name {ENGINE_NAME}"));
+                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+                for o in &self.options {
+                    self.out.line(&o.declaration());
+                }
+                self.out.line("uciok");
+            }
+            Ok(UciMessage::Debug(on)) => self.debug = on,
+            Ok(UciMessage::UciNewGame) => {
+                self.stop_search();
+                self.searcher().clear();
+                self.game = Game::new(Chess::default());
+            }
+            Ok(UciMessage::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
+            Ok(UciMessage::Register { .. }) => {}
+            _ => {
+                let shown: String = line.chars().take(80).collect();
+                let more = if line.chars().count() > 80 { "..." } else { "" };
+                self.out
+                    .info_string(&format!("unknown command '{shown}{more}' ignored"));
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(opt) = self
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+            .cloned()
+        else {
+            self.out
+                .info_string(&format!("unknown option '{}' ignored", name.trim()));
+            return;
+        };
+        let v = match opt.parse(value) {
+            Ok(v) => v,
+            Err(e) => {
+                self.out.info_string(&format!("{e}; value unchanged"));
+                return;
+            }
+        };
+        // Options that touch the search state wait for a running search to end.
+        self.stop_search();
+        match (opt.name, v) {
+            ("Hash", Value::Int(mb)) => self.searcher().resize_hash(mb as usize),
+            ("Clear Hash", _) => self.searcher().clear(),
+            ("MultiPV", Value::Int(n)) => self.multipv = n as usize,
+            ("Move Overhead", Value::Int(ms)) => {
+                self.move_overhead = Duration::from_millis(ms as u64)
+            }
+            ("Ponder", Value::Bool(_)) => {}
+            (n, v) => self
+                .out
+                .info_string(&format!("option '{n}' = {v:?} not applied")),
+        }
+        if self.debug {
+            self.out.info_string(&format!("option '{}' set", opt.name));
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        match parse_position(args) {
+            Ok((root, fen, moves)) => {
+                self.game = Game::with_moves(root, &moves);
+                self.root_fen = fen;
+            }
+            Err(e) => self.out.info_string(&format!("{e}; position unchanged")),
+        }
+    }
+
+    fn display(&self) {
+        let pos = self.game.pos();
+        let board = pos.board();
+        self.out.line("");
+        for rank in (0..8).rev() {
+            self.out.line(" +---+---+---+---+---+---+---+---+");
+            let mut row = String::from(" |");
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = board.piece_at(sq).map_or(' ', |p| p.char());
+                row.push_str(&format!(" {c} |"));
+            }
+            row.push_str(&format!(" {}", rank + 1));
+            self.out.line(&row);
+        }
+        self.out.line(" +---+---+---+---+---+---+---+---+");
+        self.out.line("   a   b   c   d   e   f   g   h");
+        self.out.line("");
+        self.out.line(&format!(
+            "Fen: {}",
+            Fen::from_position(pos, EnPassantMode::Legal)
+        ));
+        self.out.line(&format!("Key: {:016X}", self.game.key()));
+        let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+        self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+        self.out.line(&format!(
+            "Start: {} (+{} moves)",
+            self.root_fen,
+            self.game.keys_len()
+        ));
+    }
+
+    fn eval(&self) {
+        let cfg = self.searcher().eval.clone();
+        self.out
+            .line(&crate::eval::trace(self.game.pos(), &cfg).to_string());
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let cmd = go::parse(args, self.game.pos());
+        for w in &cmd.warnings {
+            self.out.info_string(w);
+        }
+        self.stop_search();
+        if let Some(depth) = cmd.perft {
+            let mut g = self.game.clone();
+            let t = std::time::Instant::now();
+            let div = perft::divide(&mut g, depth.max(1));
+            let mut total = 0;
+            for (m, n) in div {
+                self.out.line(&format!("{}: {n}", fmt::uci_move(m)));
+                total += n;
+            }
+            let ms = t.elapsed().as_millis().max(1) as u64;
+            self.out.line("");
+            self.out.line(&format!(
+                "Nodes searched: {total} ({} nps)",
+                total * 1000 / ms
+            ));
+            return;
+        }
+        let mut limits = cmd.limits;
+        limits.multipv = self.multipv;
+        let control = Control::new();
+        control.pondering.store(cmd.ponder, Ordering::SeqCst);
+        let waits = limits.infinite;
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let overhead = self.move_overhead;
+        let ctl = Arc::clone(&control);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || {
+                let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                s.move_overhead = overhead;
+                let result = s.search(&game, &limits, &ctl, &mut UciReporter(out.clone()));
+                drop(s);
+                // `go infinite` and `go ponder` must not answer before `stop` / `ponderhit`.
+                loop {
+                    if ctl.stopped() || (!waits && !ctl.pondering.load(Ordering::SeqCst)) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                out.line(&fmt::bestmove(result.best, result.ponder));
+            });
+        match handle {
+            Ok(handle) => self.job = Some(Job { control, handle }),
+            Err(e) => {
+                self.out
+                    .info_string(&format!("cannot start the search thread: {e}"));
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    /// Stops a running search (it prints its `bestmove`) and waits for it.
+    pub fn stop_search(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.control.pondering.store(false, Ordering::SeqCst);
+            job.control.stop();
+            if job.handle.join().is_err() {
+                self.out.info_string("the search thread failed; state kept");
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    /// True while a search thread is running or waiting for `stop`.
+    pub fn searching(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_search();
+    }
+}
+
+/// Parses the arguments of `position` into a legal root position and legal moves.
+pub fn parse_position(args: &[&str]) -> Result<(Chess, String, Vec<Move>), String> {
+    let (root, fen_text, rest): (Chess, String, &[&str]) = match args.first() {
+        Some(&"startpos") => {
+            let c = Chess::default();
+            let f = Fen::from_position(&c, EnPassantMode::Legal).to_string();
+            (c, f, &args[1..])
+        }
+        Some(&"fen") => {
+            let end = args
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(args.len());
+            let text = args[1..end].join(" ");
+            if text.is_empty() {
+                return Err("position fen: missing FEN".into());
+            }
+            let c = crate::board::parse_fen(&text)?;
+            (c, text, &args[end..])
+        }
+        Some(other) => {
+            return Err(format!(
+                "position: expected 'startpos' or 'fen', got '{other}'"
+            ));
+        }
+        None => return Err("position: missing 'startpos' or 'fen'".into()),
+    };
+    let mut moves = Vec::new();
+    match rest.first() {
+        None => {}
+        Some(&"moves") => {
+            let mut pos = root.clone();
+            for (i, tok) in rest[1..].iter().enumerate() {
+                let um: UciMove = tok
+                    .parse()
+                    .map_err(|_| format!("move {} '{tok}' is not a UCI move", i + 1))?;
+                let m = um.to_move(&pos).map_err(|_| {
+                    format!(
+                        "move {} '{tok}' is illegal in {}",
+                        i + 1,
+                        Fen::from_position(&pos, EnPassantMode::Legal)
+                    )
+                })?;
+                pos.play_unchecked(m);
+                moves.push(m);
+            }
+        }
+        Some(other) => return Err(format!("position: expected 'moves', got '{other}'")),
+    }
+    Ok((root, fen_text, moves))
+}
+
+/// Runs the UCI loop on stdin/stdout until `quit` or end of input.
+pub fn run_stdio() -> ExitCode {
+    let mut engine = Engine::new(Out::stdout());
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if engine.handle(&line) == Flow::Quit {
+                    break;
+                }
+            }
+            Err(e) => {
+                engine.out.info_string(&format!("cannot read input: {e}"));
+                break;
+            }
+        }
+    }
+    engine.stop_search();
+    ExitCode::SUCCESS
 }

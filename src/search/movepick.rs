@@ -1,0 +1,136 @@
+//! Move ordering: hash move, good captures by MVV-LVA (SEE-checked), killers, counter move,
+//! quiet moves by history, bad captures last. Moves are picked lazily by selection.
+
+use super::history::History;
+use super::see::{see_ge, value};
+use shakmaty::{Chess, Move, MoveList, Position, Role};
+
+const TT_MOVE: i32 = 30_000_000;
+const GOOD_NOISY: i32 = 20_000_000;
+const KILLER_1: i32 = 10_000_002;
+const KILLER_2: i32 = 10_000_001;
+const COUNTER: i32 = 10_000_000;
+const BAD_NOISY: i32 = -20_000_000;
+
+/// A 16-bit move code: from | to << 6 | promotion << 12 (castling: king square to rook square).
+#[inline]
+pub fn encode(m: Move) -> u16 {
+    let from = m.from().map_or(0, |s| s as u16);
+    let to = m.to() as u16;
+    let promo = m.promotion().map_or(0, |r| r as u16);
+    from | (to << 6) | (promo << 12)
+}
+
+/// Captures, en passant and promotions.
+#[inline]
+pub fn is_noisy(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; 256],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Scores every move of `moves` for the main search.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: &Chess,
+        moves: MoveList,
+        tt_move: u16,
+        killers: [u16; 2],
+        counter: u16,
+        history: &History,
+    ) -> MovePicker {
+        let mut scores = [0i32; 256];
+        for (i, &m) in moves.iter().enumerate() {
+            let code = encode(m);
+            scores[i] = if code == tt_move && tt_move != 0 {
+                TT_MOVE
+            } else if is_noisy(m) {
+                let mvv = mvv_lva(m);
+                if see_ge(pos, m, 0) {
+                    GOOD_NOISY + mvv
+                } else {
+                    BAD_NOISY + mvv
+                }
+            } else if code == killers[0] {
+                KILLER_1
+            } else if code == killers[1] {
+                KILLER_2
+            } else if code == counter && counter != 0 {
+                COUNTER
+            } else {
+                history.quiet(pos.turn(), m)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Noisy moves only (quiescence), by MVV-LVA.
+    pub fn noisy(moves: MoveList, tt_move: u16) -> MovePicker {
+        let mut scores = [0i32; 256];
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if encode(m) == tt_move && tt_move != 0 {
+                TT_MOVE
+            } else {
+                mvv_lva(m)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The next best-scored move and its ordering score.
+    pub fn next_move(&mut self) -> Option<(Move, i32)> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (self.moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+}
+
+/// Most valuable victim, least valuable attacker; promotions count as winning the promoted piece.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = if m.is_en_passant() {
+        value(Role::Pawn)
+    } else {
+        m.capture().map_or(0, value)
+    };
+    let promo = m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
+    (victim + promo) * 16 - (m.role() as i32)
+}
+
+/// True for ordering scores of captures that lost material by SEE.
+#[inline]
+pub fn is_bad_noisy_score(score: i32) -> bool {
+    score < BAD_NOISY / 2
+}
