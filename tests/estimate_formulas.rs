@@ -152,23 +152,23 @@ fn oracle_mismatch_is_reported() {
     m.depth = Some(8);
     m.pairing = "exact".into();
     assert!(
-        m.oracle_mismatch("internal", Some(8), None, "exact")
+        m.oracle_mismatch("internal", Some(8), None, "exact", None)
             .is_none()
     );
     let w = m
-        .oracle_mismatch("/usr/games/stockfish", Some(8), None, "exact")
+        .oracle_mismatch("/usr/games/stockfish", Some(8), None, "exact", None)
         .unwrap();
     assert!(w.contains("stockfish"));
     let w = m
-        .oracle_mismatch("internal", Some(6), None, "exact")
+        .oracle_mismatch("internal", Some(6), None, "exact", None)
         .unwrap();
     assert!(w.contains("depth 6") && w.contains("depth 8"));
     assert!(
-        m.oracle_mismatch("internal", None, Some(1000), "exact")
+        m.oracle_mismatch("internal", None, Some(1000), "exact", None)
             .is_some()
     );
     assert!(
-        m.oracle_mismatch("internal", Some(8), None, "reuse")
+        m.oracle_mismatch("internal", Some(8), None, "reuse", None)
             .is_some()
     );
 }

@@ -223,11 +223,14 @@ fn load_and_analyse(
         }
     }
     let (d, n) = budget_fields(setup.settings.budget);
-    if let Some(w) =
-        setup
-            .model
-            .oracle_mismatch(&setup.spec.id(), d, n, setup.settings.pairing.as_str())
-    {
+    let fp = (setup.spec == OracleSpec::Internal).then(super::oracle::internal_fingerprint);
+    if let Some(w) = setup.model.oracle_mismatch(
+        &setup.spec.id(),
+        d,
+        n,
+        setup.settings.pairing.as_str(),
+        fp.as_deref(),
+    ) {
         eprintln!("sparring strength: warning: {w}");
     }
     let opts = RunOptions {
@@ -339,6 +342,9 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
         template.nodes = n;
         template.pairing = setup.settings.pairing.as_str().to_string();
     }
+    // The samples must come from this build when the oracle is internal (see the bench script).
+    template.oracle_fingerprint =
+        (template.oracle == "internal").then(super::oracle::internal_fingerprint);
     let (mut model, fit) = refit::refit(&fit_set, c.weights, c.anchor_elo, &template)?;
     let baseline = {
         let r: Vec<f64> = fit_set

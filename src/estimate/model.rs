@@ -79,6 +79,9 @@ pub struct StrengthModel {
     pub nodes: Option<u64>,
     /// How the played move was valued: `exact` or `reuse` (see `analyse.rs`).
     pub pairing: String,
+    /// For the internal oracle: `oracle::internal_fingerprint()` of the build that was fitted.
+    #[serde(default)]
+    pub oracle_fingerprint: Option<String>,
     #[serde(default)]
     pub fitted: Option<FitInfo>,
     #[serde(default)]
@@ -98,6 +101,7 @@ impl StrengthModel {
             depth: Some(18),
             nodes: None,
             pairing: "exact".to_string(),
+            oracle_fingerprint: None,
             fitted: None,
             original_calibration: o,
         }
@@ -155,8 +159,17 @@ impl StrengthModel {
         depth: Option<i32>,
         nodes: Option<u64>,
         pairing: &str,
+        fingerprint: Option<&str>,
     ) -> Option<String> {
         let mut diffs = Vec::new();
+        if let (Some(want), Some(have)) = (self.oracle_fingerprint.as_deref(), fingerprint)
+            && self.oracle == oracle
+            && want != have
+        {
+            diffs.push(format!(
+                "internal engine fingerprint {have} (model: {want}; the search or evaluation changed since the fit)"
+            ));
+        }
         if self.oracle != oracle {
             diffs.push(format!("oracle '{oracle}' (model: '{}')", self.oracle));
         }

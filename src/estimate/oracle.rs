@@ -82,6 +82,42 @@ pub trait Oracle: Send {
     fn evaluate(&mut self, root: &Chess, moves: &[Move], budget: Budget) -> Result<Eval, String>;
 }
 
+/// A short fingerprint of the internal search and evaluation: a hash of the node counts, scores
+/// and best moves of fixed-depth searches of a few fixed positions. A model fitted with the
+/// internal oracle records it, so a later change to the engine (which shifts every cpLoss) is
+/// noticed.
+pub fn internal_fingerprint() -> String {
+    const FENS: [&str; 4] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "8/5pk1/6p1/8/3R4/6P1/5PK1/2r5 b - - 0 40",
+    ];
+    let mut h = blake3::Hasher::new();
+    for fen in FENS {
+        let Ok(pos) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
+            f.into_position::<Chess>(CastlingMode::Standard)
+                .map_err(|_| ())
+        }) else {
+            continue;
+        };
+        let mut s = Searcher::new(1);
+        let r = s.analyse(
+            &Game::new(pos),
+            &Limits {
+                depth: Some(5),
+                ..Default::default()
+            },
+        );
+        let best = r
+            .best
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .unwrap_or_default();
+        h.update(format!("{} {} {best};", r.nodes, r.score).as_bytes());
+    }
+    h.finalize().to_hex()[..16].to_string()
+}
+
 /// The engine's own search.
 pub struct InternalOracle {
     searcher: Searcher,
