@@ -8,6 +8,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         None | Some("uci") => sparring::uci::run_stdio(),
         Some("bench") => sparring::uci::bench::main(rest),
+        Some("solve") => sparring::uci::solve::main(rest),
         Some("match") => sparring::arena::main(rest),
         Some("strength") => sparring::estimate::main(rest),
         Some("-h" | "--help" | "help") => {
@@ -32,6 +33,7 @@ fn print_usage() {
          USAGE:\n  \
          sparring                 speak UCI on stdin/stdout (load this in a GUI)\n  \
          sparring bench [DEPTH]   search the fixed bench positions; prints '<nodes> nodes <nps> nps'\n  \
+         sparring solve FILE.epd  run a test suite (bm/am) at --movetime MS or --depth D per position\n  \
          sparring match ...       engine-vs-engine matches (cutechess-cli style; see 'sparring match --help')\n  \
          sparring strength ...    Elo from move quality of PGN games (see 'sparring strength --help')",
         env!("CARGO_PKG_VERSION")

@@ -205,11 +205,7 @@ impl RootProbe {
     /// among the preserving moves at every later root (DTZ plus clock stays within 100).
     pub fn preserving_moves(&self) -> Vec<Move> {
         let best = self.best_wdl();
-        self.moves
-            .iter()
-            .filter(|m| m.wdl == best)
-            .map(|m| m.mv)
-            .collect()
+        self.moves.iter().filter(|m| m.wdl == best).map(|m| m.mv).collect()
     }
 
     /// The probe of one move, if it is legal at the root.
@@ -269,11 +265,7 @@ impl Tablebases {
         self.directories.clear();
         let spec = spec.trim();
         let mut report = TbLoadReport::default();
-        let dirs: Vec<&str> = spec
-            .split(PATH_SEPARATOR)
-            .map(str::trim)
-            .filter(|d| !d.is_empty())
-            .collect();
+        let dirs: Vec<&str> = spec.split(PATH_SEPARATOR).map(str::trim).filter(|d| !d.is_empty()).collect();
         if dirs.is_empty() || spec.eq_ignore_ascii_case("<empty>") {
             return Ok(report);
         }
@@ -284,10 +276,7 @@ impl Tablebases {
             match self.add_directory(dir, &mut wdl_files, &mut dtz_files) {
                 Ok((added, skipped)) => {
                     if !skipped.is_empty() {
-                        report.messages.push(format!(
-                            "SyzygyPath: folder '{dir}': skipped {}",
-                            skipped.join(", ")
-                        ));
+                        report.messages.push(format!("SyzygyPath: folder '{dir}': skipped {}", skipped.join(", ")));
                     }
                     if added == 0 {
                         if skipped.is_empty() {
@@ -319,9 +308,7 @@ impl Tablebases {
 
         if report.tables == 0 {
             self.tables = Tablebase::new();
-            report.messages.push(format!(
-                "SyzygyPath: no tables found in '{spec}', playing without tablebases"
-            ));
+            report.messages.push(format!("SyzygyPath: no tables found in '{spec}', playing without tablebases"));
             return Err(report.messages.join("; "));
         }
         Ok(report)
@@ -344,8 +331,7 @@ impl Tablebases {
         if !meta.is_dir() {
             return Err(format!("'{dir}' is not a folder"));
         }
-        let entries =
-            fs::read_dir(path).map_err(|e| format!("folder '{dir}' cannot be listed: {e}"))?;
+        let entries = fs::read_dir(path).map_err(|e| format!("folder '{dir}' cannot be listed: {e}"))?;
         let mut added = 0;
         let mut problems = Vec::new();
         for entry in entries {
@@ -361,11 +347,7 @@ impl Tablebases {
             match self.tables.add_file(&file) {
                 Ok(()) => {
                     added += 1;
-                    let set = if is_wdl {
-                        &mut *wdl_files
-                    } else {
-                        &mut *dtz_files
-                    };
+                    let set = if is_wdl { &mut *wdl_files } else { &mut *dtz_files };
                     set.insert(name[..name.len() - 5].to_string());
                 }
                 // Not a table name shakmaty-syzygy knows (e.g. KvK, 8 pieces): ignore.
@@ -479,11 +461,7 @@ impl Tablebases {
 
     fn judge_root(&self, pos: &Chess, halfmove_clock_aware: bool) -> Option<RootProbe> {
         self.availability(pos).ok()?;
-        let clock = if halfmove_clock_aware {
-            pos.halfmoves()
-        } else {
-            0
-        };
+        let clock = if halfmove_clock_aware { pos.halfmoves() } else { 0 };
         let mut moves = Vec::new();
         for mv in pos.legal_moves() {
             let mut after = pos.clone();
@@ -494,18 +472,10 @@ impl Tablebases {
             return None;
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.rank));
-        Some(RootProbe {
-            moves,
-            halfmoves: clock,
-        })
+        Some(RootProbe { moves, halfmoves: clock })
     }
 
-    fn judge_move(
-        &self,
-        mv: Move,
-        after: &Chess,
-        clock: u32,
-    ) -> Result<RootMoveProbe, SyzygyError> {
+    fn judge_move(&self, mv: Move, after: &Chess, clock: u32) -> Result<RootMoveProbe, SyzygyError> {
         let zeroing = mv.is_zeroing();
         let mate = after.is_checkmate();
         let (dtz, rounded) = if mate {
@@ -528,19 +498,8 @@ impl Tablebases {
             };
             (ours, rounded)
         };
-        let wdl = if mate {
-            Wdl::Win
-        } else {
-            classify(dtz, clock, rounded)
-        };
-        Ok(RootMoveProbe {
-            mv,
-            wdl,
-            dtz,
-            zeroing,
-            mate,
-            rank: rank(wdl, dtz, mate),
-        })
+        let wdl = if mate { Wdl::Win } else { classify(dtz, clock, rounded) };
+        Ok(RootMoveProbe { mv, wdl, dtz, zeroing, mate, rank: rank(wdl, dtz, mate) })
     }
 
     /// Pure table move choice for `pos` (clock aware): the best-ranked move and the result it
@@ -578,20 +537,14 @@ impl Tablebases {
                 let clock = pos.halfmoves();
                 let with_clock = classify(dtz, clock, false);
                 if clock > 0 && with_clock != wdl && !pos.is_checkmate() {
-                    line.push_str(&format!(
-                        " ({} with halfmove clock {clock})",
-                        wdl_name(with_clock)
-                    ));
+                    line.push_str(&format!(" ({} with halfmove clock {clock})", wdl_name(with_clock)));
                 }
             }
             Err(_) => line.push_str(", DTZ not available"),
         }
         if let Some(probe) = self.judge_root(pos, true) {
             let best = probe.best();
-            line.push_str(&format!(
-                ", best move {}",
-                best.mv.to_uci(CastlingMode::Standard)
-            ));
+            line.push_str(&format!(", best move {}", best.mv.to_uci(CastlingMode::Standard)));
         }
         line
     }

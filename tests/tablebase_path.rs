@@ -25,11 +25,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn krk() -> Chess {
-    "4k3/8/8/8/8/8/8/4K2R w - - 0 1"
-        .parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+    "4k3/8/8/8/8/8/8/4K2R w - - 0 1".parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
 }
 
 #[test]
@@ -45,11 +41,7 @@ fn good_folder_loads() {
     assert!(report.wdl_tables >= 30, "{report:?}");
     assert_eq!(report.max_pieces, 4);
     assert_eq!(report.directories, vec![GOOD.to_string()]);
-    assert!(
-        report.summary().ends_with("up to 4 pieces"),
-        "{}",
-        report.summary()
-    );
+    assert!(report.summary().ends_with("up to 4 pieces"), "{}", report.summary());
     assert_eq!(tb.probe_wdl(&krk()), Some(Wdl::Win));
     // The same folder twice is no problem and does not count twice.
     let twice = tb.set_path(&format!("{GOOD}:{GOOD}:")).unwrap();

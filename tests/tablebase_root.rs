@@ -19,10 +19,7 @@ fn tables() -> Option<Tablebases> {
 }
 
 fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap_or_else(|e| panic!("{fen}: {e}"))
+    fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -36,9 +33,7 @@ fn play_out(tb: &Tablebases, fen: &str, mut choose: impl FnMut(&Chess) -> shakma
     let mut pos = position(fen);
     for _ in 0..600 {
         if pos.is_checkmate() {
-            return End::Mate {
-                winner: !pos.turn(),
-            };
+            return End::Mate { winner: !pos.turn() };
         }
         if pos.is_stalemate() {
             return End::Draw("stalemate");
@@ -62,10 +57,7 @@ fn won_endgames_are_converted_by_both_sides_playing_the_tables() {
     let won = [
         ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", "KQvK"),
         ("8/8/8/8/4k3/8/8/R3K3 w - - 0 1", "KRvK"),
-        (
-            "8/8/8/8/4k3/8/8/R3K3 w - - 74 60",
-            "KRvK, 74 halfmoves already",
-        ),
+        ("8/8/8/8/4k3/8/8/R3K3 w - - 74 60", "KRvK, 74 halfmoves already"),
         ("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", "KPvK"),
         ("8/8/8/8/1k6/8/2r5/3QK3 w - - 0 1", "KQvKR"),
         ("8/8/8/3k4/8/8/6r1/Q3K3 w - - 0 1", "KQvKR"),
@@ -75,18 +67,10 @@ fn won_endgames_are_converted_by_both_sides_playing_the_tables() {
     for (fen, name) in won {
         let start = position(fen);
         let winner = start.turn();
-        assert_eq!(
-            tb.best_root_move(&start).map(|m| m.1),
-            Some(Wdl::Win),
-            "{name}"
-        );
+        assert_eq!(tb.best_root_move(&start).map(|m| m.1), Some(Wdl::Win), "{name}");
         let end = play_out(&tb, fen, |pos| {
             let (mv, wdl) = tb.best_root_move(pos).expect("table move");
-            let want = if pos.turn() == winner {
-                Wdl::Win
-            } else {
-                Wdl::Loss
-            };
+            let want = if pos.turn() == winner { Wdl::Win } else { Wdl::Loss };
             assert_eq!(
                 wdl,
                 want,
@@ -142,10 +126,7 @@ fn root_ranking_converts_within_the_fifty_move_rule() {
     let probe = tb.probe_root(&fresh, true).unwrap();
     assert_eq!(probe.best_wdl(), Wdl::Win);
     assert_eq!(probe.best().dtz, 25);
-    assert!(
-        probe.preserving_moves().len() > 10,
-        "all rook/king moves still win"
-    );
+    assert!(probe.preserving_moves().len() > 10, "all rook/king moves still win");
     assert!(probe.moves.windows(2).all(|w| w[0].rank >= w[1].rank));
 
     // With 74 halfmoves played only the DTZ-optimal move still wins under the 50-move rule.
@@ -177,10 +158,7 @@ fn root_ranking_prefers_mate_and_zeroing_and_long_defence() {
     // Winning the rook (zeroing) is preferred in KQvKR.
     let kqkr = position("8/8/8/8/1k6/8/2r5/3QK3 w - - 0 1");
     let best = *tb.probe_root(&kqkr, true).unwrap().best();
-    assert!(
-        best.zeroing && best.dtz == 1 && best.wdl == Wdl::Win,
-        "{best:?}"
-    );
+    assert!(best.zeroing && best.dtz == 1 && best.wdl == Wdl::Win, "{best:?}");
     assert!(is_tb_score(best.score()) && best.score() >= TB_WIN_BOUND);
     // The losing side picks the longest resistance.
     let lost = position("8/8/8/4k3/8/8/8/3QK3 b - - 0 1");

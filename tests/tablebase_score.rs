@@ -2,8 +2,7 @@
 
 use sparring::search::{MATE, MATE_BOUND, MAX_PLY, mate_moves};
 use sparring::tablebase::{
-    TB_CURSED_WIN, TB_WIN, TB_WIN_BOUND, Tablebases, TbBound, Wdl, is_tb_score, wdl_bound,
-    wdl_to_score,
+    TB_CURSED_WIN, TB_WIN, TB_WIN_BOUND, Tablebases, TbBound, Wdl, is_tb_score, wdl_bound, wdl_to_score,
 };
 use std::sync::Arc;
 
@@ -21,10 +20,7 @@ fn table_scores_sit_just_below_mate_scores() {
         assert!(win < MATE - MAX_PLY as i32);
     }
     assert_eq!(wdl_to_score(Wdl::Win, 3), TB_WIN - 3);
-    assert!(
-        wdl_to_score(Wdl::Win, 3) > wdl_to_score(Wdl::Win, 5),
-        "nearer wins score higher"
-    );
+    assert!(wdl_to_score(Wdl::Win, 3) > wdl_to_score(Wdl::Win, 5), "nearer wins score higher");
     assert_eq!(wdl_to_score(Wdl::CursedWin, 9), TB_CURSED_WIN);
     assert_eq!(wdl_to_score(Wdl::BlessedLoss, 9), -TB_CURSED_WIN);
     assert_eq!(wdl_to_score(Wdl::Draw, 9), 0);

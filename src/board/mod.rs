@@ -4,9 +4,7 @@
 pub mod perft;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{
-    CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position, Role, Square,
-};
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position, Role, Square};
 
 /// The Zobrist key of a position: shakmaty's `Zobrist64` with `EnPassantMode::PseudoLegal`.
 /// It is part of the seeding protocol (SPEC 4), so it must never change silently.
@@ -34,12 +32,7 @@ pub struct Game {
 impl Game {
     pub fn new(pos: Chess) -> Game {
         let key = zobrist(&pos);
-        Game {
-            pos,
-            key,
-            keys: Vec::with_capacity(256),
-            undo: Vec::with_capacity(128),
-        }
+        Game { pos, key, keys: Vec::with_capacity(256), undo: Vec::with_capacity(128) }
     }
 
     /// A game that starts at `root` and then plays `moves` (all assumed legal).
@@ -85,10 +78,7 @@ impl Game {
         self.pos.play_unchecked(m);
         let key = update_key(old_key, &before, &self.pos, m);
         self.keys.push(old_key);
-        self.undo.push(Undo {
-            pos: before,
-            key: old_key,
-        });
+        self.undo.push(Undo { pos: before, key: old_key });
         self.key = key;
     }
 
@@ -101,15 +91,9 @@ impl Game {
             key ^= Zobrist64::zobrist_for_en_passant_file(ep.file()).0;
         }
         // A null move cannot fail: swap_turn only rejects positions in check.
-        self.pos = before
-            .clone()
-            .swap_turn()
-            .unwrap_or_else(|_| before.clone());
+        self.pos = before.clone().swap_turn().unwrap_or_else(|_| before.clone());
         self.keys.push(old_key);
-        self.undo.push(Undo {
-            pos: before,
-            key: old_key,
-        });
+        self.undo.push(Undo { pos: before, key: old_key });
         self.key = key;
     }
 
@@ -146,9 +130,7 @@ impl Game {
 
     /// Draw by the 50-move rule (unless this very position is mate), repetition or insufficient material.
     pub fn is_draw(&self, ply: usize) -> bool {
-        if self.pos.halfmoves() >= 100
-            && !(self.pos.is_check() && self.pos.legal_moves().is_empty())
-        {
+        if self.pos.halfmoves() >= 100 && !(self.pos.is_check() && self.pos.legal_moves().is_empty()) {
             return true;
         }
         self.is_repetition(ply) || self.pos.is_insufficient_material()
@@ -165,13 +147,7 @@ fn update_key(mut key: u64, before: &Chess, after: &Chess, m: Move) -> u64 {
     let them = !us;
     key ^= Zobrist64::zobrist_for_white_turn().0;
     match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
+        Move::Normal { role, from, capture, to, promotion } => {
             key ^= piece_key(from, role.of(us));
             key ^= piece_key(to, promotion.unwrap_or(role).of(us));
             if let Some(c) = capture {
@@ -181,28 +157,15 @@ fn update_key(mut key: u64, before: &Chess, after: &Chess, m: Move) -> u64 {
         Move::EnPassant { from, to } => {
             key ^= piece_key(from, Role::Pawn.of(us));
             key ^= piece_key(to, Role::Pawn.of(us));
-            key ^= piece_key(
-                Square::from_coords(to.file(), from.rank()),
-                Role::Pawn.of(them),
-            );
+            key ^= piece_key(Square::from_coords(to.file(), from.rank()), Role::Pawn.of(them));
         }
         Move::Castle { king, rook } => {
-            let side = if rook.file() > king.file() {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
+            let side = if rook.file() > king.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
             let rank = king.rank();
             key ^= piece_key(king, Role::King.of(us));
             key ^= piece_key(rook, Role::Rook.of(us));
-            key ^= piece_key(
-                Square::from_coords(side.king_to_file(), rank),
-                Role::King.of(us),
-            );
-            key ^= piece_key(
-                Square::from_coords(side.rook_to_file(), rank),
-                Role::Rook.of(us),
-            );
+            key ^= piece_key(Square::from_coords(side.king_to_file(), rank), Role::King.of(us));
+            key ^= piece_key(Square::from_coords(side.rook_to_file(), rank), Role::Rook.of(us));
         }
         Move::Put { .. } => {}
     }
@@ -232,11 +195,35 @@ pub fn mirror(pos: &Chess) -> Option<Chess> {
 /// not arise in a game (e.g. some composed double checks) are accepted: the rules still apply to
 /// them, and GUIs send them in analysis. Everything else shakmaty rejects is refused with a reason.
 pub fn parse_fen(text: &str) -> Result<Chess, String> {
-    let fen: shakmaty::fen::Fen = text
-        .trim()
-        .parse()
-        .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+    let fen: shakmaty::fen::Fen = text.trim().parse().map_err(|e| format!("invalid FEN '{text}': {e}"))?;
     fen.into_position(shakmaty::CastlingMode::Standard)
         .or_else(shakmaty::PositionError::ignore_impossible_check)
         .map_err(|e| format!("illegal position in FEN '{text}': {e}"))
+}
+
+/// Does the legal move `m` give check? (Exact: direct and discovered checks; castling and en
+/// passant are played out.)
+pub fn gives_check(pos: &Chess, m: Move) -> bool {
+    use shakmaty::Bitboard;
+    use shakmaty::attacks::{attacks, bishop_attacks, rook_attacks};
+    match m {
+        Move::Normal { role, from, to, promotion, .. } => {
+            let board = pos.board();
+            let us = pos.turn();
+            let Some(ksq) = board.king_of(!us) else { return false };
+            let occ = (board.occupied() & !Bitboard::from(from)) | Bitboard::from(to);
+            if attacks(to, promotion.unwrap_or(role).of(us), occ).contains(ksq) {
+                return true;
+            }
+            let ours = board.by_color(us) & !Bitboard::from(from);
+            let rq = (board.rooks() | board.queens()) & ours;
+            let bq = (board.bishops() | board.queens()) & ours;
+            (rook_attacks(ksq, occ) & rq).any() || (bishop_attacks(ksq, occ) & bq).any()
+        }
+        _ => {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            after.is_check()
+        }
+    }
 }

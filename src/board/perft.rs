@@ -8,11 +8,7 @@ use shakmaty::Position;
 /// recomputation and a mismatch panics (used by the perft test suite).
 pub fn perft(game: &mut Game, depth: u32, check_keys: bool) -> u64 {
     if check_keys {
-        assert_eq!(
-            game.key(),
-            super::zobrist(game.pos()),
-            "incremental key mismatch"
-        );
+        assert_eq!(game.key(), super::zobrist(game.pos()), "incremental key mismatch");
     }
     let moves = game.pos().legal_moves();
     if depth <= 1 && !check_keys {
@@ -36,11 +32,7 @@ pub fn divide(game: &mut Game, depth: u32) -> Vec<(shakmaty::Move, u64)> {
     let mut out = Vec::with_capacity(moves.len());
     for m in moves {
         game.make(m);
-        let n = if depth <= 1 {
-            1
-        } else {
-            perft(game, depth - 1, false)
-        };
+        let n = if depth <= 1 { 1 } else { perft(game, depth - 1, false) };
         game.unmake();
         out.push((m, n));
     }

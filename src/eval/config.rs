@@ -57,9 +57,7 @@ impl Term {
 
     /// Case-insensitive lookup of a key.
     pub fn from_name(name: &str) -> Option<Term> {
-        Term::ALL
-            .into_iter()
-            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+        Term::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(name.trim()))
     }
 
     pub const fn index(self) -> usize {
@@ -78,11 +76,7 @@ pub struct EvalConfig {
 
 impl Default for EvalConfig {
     fn default() -> Self {
-        EvalConfig {
-            enabled: [true; Term::COUNT],
-            mg_weight: [100; Term::COUNT],
-            eg_weight: [100; Term::COUNT],
-        }
+        EvalConfig { enabled: [true; Term::COUNT], mg_weight: [100; Term::COUNT], eg_weight: [100; Term::COUNT] }
     }
 }
 

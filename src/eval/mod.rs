@@ -1,39 +1,216 @@
 //! The term-grouped, tapered classical evaluator (SPEC section 2).
 //!
-//! TEMPORARY: material-only scaffold so the search can be built; the full 13-group evaluator replaces it.
+//! `EvalInfo` computes piece sets and attack maps once; each of the 13 term groups (one file
+//! each) then returns a (middlegame, endgame) score per side. `EvalConfig` is applied in exactly
+//! one place, [`apply`]: a disabled group contributes nothing (and is not even computed), an
+//! enabled one contributes `(White - Black) * weight / 100` for middlegame and endgame
+//! separately. The Winnable group is computed last from the weighted sum of the other twelve.
+//! The total is tapered by the game phase, and a small tempo bonus for the side to move is added
+//! outside the groups.
 
+mod bb;
+mod bishop;
 mod config;
+mod imbalance;
+mod info;
+mod king;
+mod knight;
+mod material;
+mod mobility;
+mod passed;
+mod pawns;
+mod queen;
+mod rook;
 mod score;
+mod space;
+mod threats;
+mod winnable;
+
+use std::fmt;
 
 pub use config::{EvalConfig, Term};
 pub use score::S;
 
-use shakmaty::{Chess, Color, Position, Role};
+use shakmaty::{Chess, Color, Position};
 
-/// Game phase of a middlegame with all pieces on the board.
+use bb::COLORS;
+use info::EvalInfo;
+
+/// Game phase of a middlegame with all pieces on the board (N, B = 1, R = 2, Q = 4 each).
 pub const MAX_PHASE: i32 = 24;
 
-/// Static evaluation in centipawns from the side to move's point of view.
-pub fn evaluate(pos: &Chess, cfg: &EvalConfig) -> i32 {
-    let _ = cfg;
-    let b = pos.board();
-    let vals = [
-        (Role::Pawn, 100),
-        (Role::Knight, 320),
-        (Role::Bishop, 330),
-        (Role::Rook, 500),
-        (Role::Queen, 950),
-    ];
-    let mut v = 0;
-    for (r, x) in vals {
-        v += x
-            * (b.by_piece(r.of(Color::White)).count() as i32
-                - b.by_piece(r.of(Color::Black)).count() as i32);
-    }
-    if pos.turn() == Color::White { v } else { -v }
+/// Bonus for the side to move, in centipawns (added outside the term groups).
+pub const TEMPO: i32 = 14;
+
+/// Per-group breakdown of one evaluation, as printed by the UCI `eval` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Raw (unweighted) value of each group for White and for Black, each from its own side's
+    /// point of view (positive = good for that side). Zero for disabled groups.
+    pub white: [S; Term::COUNT],
+    pub black: [S; Term::COUNT],
+    pub enabled: [bool; Term::COUNT],
+    pub mg_weight: [u16; Term::COUNT],
+    pub eg_weight: [u16; Term::COUNT],
+    /// Contribution of each group after the configuration: `(white - black) * weight / 100`.
+    pub weighted: [S; Term::COUNT],
+    /// Sum of `weighted`.
+    pub total: S,
+    pub phase: i32,
+    pub turn: Color,
+    /// Tempo bonus from White's point of view.
+    pub tempo_white: i32,
+    /// Final evaluation from White's point of view (tapered total plus tempo).
+    pub white_eval: i32,
+    /// Final evaluation from the side to move's point of view.
+    pub stm_eval: i32,
 }
 
-/// TEMPORARY until the term table lands.
-pub fn trace(pos: &Chess, cfg: &EvalConfig) -> String {
-    format!("Final evaluation: {} (side to move)", evaluate(pos, cfg))
+impl Trace {
+    /// The tapered, weighted contribution of one group (White's view).
+    pub fn tapered(&self, t: Term) -> i32 {
+        self.weighted[t.index()].taper(self.phase)
+    }
+}
+
+/// The one place where the configuration touches a group's score.
+#[inline(always)]
+fn apply(cfg: &EvalConfig, t: Term, white: S, black: S) -> S {
+    let i = t.index();
+    if !cfg.enabled[i] {
+        return S::ZERO;
+    }
+    let d = white - black;
+    S(d.mg * cfg.mg_weight[i] as i32 / 100, d.eg * cfg.eg_weight[i] as i32 / 100)
+}
+
+#[inline(always)]
+fn group(t: Term, info: &EvalInfo, c: Color) -> S {
+    match t {
+        Term::Material => material::eval(info, c),
+        Term::Imbalance => imbalance::eval(info, c),
+        Term::PawnStructure => pawns::eval(info, c),
+        Term::Knight => knight::eval(info, c),
+        Term::Bishop => bishop::eval(info, c),
+        Term::Rook => rook::eval(info, c),
+        Term::Queen => queen::eval(info, c),
+        Term::Mobility => mobility::eval(info, c),
+        Term::KingSafety => king::eval(info, c),
+        Term::Threats => threats::eval(info, c),
+        Term::PassedPawns => passed::eval(info, c),
+        Term::Space => space::eval(info, c),
+        Term::Winnable => S::ZERO,
+    }
+}
+
+/// Full evaluation with its per-group breakdown.
+pub fn trace(pos: &Chess, cfg: &EvalConfig) -> Trace {
+    let info = EvalInfo::new(pos);
+    let mut white = [S::ZERO; Term::COUNT];
+    let mut black = [S::ZERO; Term::COUNT];
+    let mut weighted = [S::ZERO; Term::COUNT];
+    let mut total = S::ZERO;
+    for t in Term::ALL {
+        if t == Term::Winnable || !cfg.enabled[t.index()] {
+            continue;
+        }
+        let i = t.index();
+        white[i] = group(t, &info, COLORS[0]);
+        black[i] = group(t, &info, COLORS[1]);
+        weighted[i] = apply(cfg, t, white[i], black[i]);
+        total += weighted[i];
+    }
+    let wi = Term::Winnable.index();
+    if cfg.enabled[wi] {
+        let (w, b) = winnable::eval(&info, total);
+        white[wi] = w;
+        black[wi] = b;
+        weighted[wi] = apply(cfg, Term::Winnable, w, b);
+        total += weighted[wi];
+    }
+    let phase = info.phase();
+    let turn = pos.turn();
+    let tempo_white = if turn == Color::White { TEMPO } else { -TEMPO };
+    let white_eval = total.taper(phase) + tempo_white;
+    let stm_eval = if turn == Color::White { white_eval } else { -white_eval };
+    Trace {
+        white,
+        black,
+        enabled: cfg.enabled,
+        mg_weight: cfg.mg_weight,
+        eg_weight: cfg.eg_weight,
+        weighted,
+        total,
+        phase,
+        turn,
+        tempo_white,
+        white_eval,
+        stm_eval,
+    }
+}
+
+/// Static evaluation in centipawns from the side to move's point of view.
+#[inline]
+pub fn evaluate(pos: &Chess, cfg: &EvalConfig) -> i32 {
+    trace(pos, cfg).stm_eval
+}
+
+/// Static evaluation in centipawns from White's point of view.
+#[inline]
+pub fn evaluate_white(pos: &Chess, cfg: &EvalConfig) -> i32 {
+    trace(pos, cfg).white_eval
+}
+
+fn pawns(v: i32) -> String {
+    format!("{:6.2}", v as f64 / 100.0)
+}
+
+impl fmt::Display for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "           Term |    White    |    Black    |    Total    |")?;
+        writeln!(f, "                |   MG    EG  |   MG    EG  |   MG    EG  |")?;
+        writeln!(f, " ---------------+-------------+-------------+-------------+")?;
+        for t in Term::ALL {
+            let i = t.index();
+            write!(f, " {:>14} |", t.name())?;
+            if !self.enabled[i] {
+                writeln!(f, "   --    --  |   --    --  |   --    --  | (off)")?;
+                continue;
+            }
+            let (w, b, n) = (self.white[i], self.black[i], self.weighted[i]);
+            write!(
+                f,
+                "{}{} |{}{} |{}{} |",
+                pawns(w.mg),
+                pawns(w.eg),
+                pawns(b.mg),
+                pawns(b.eg),
+                pawns(n.mg),
+                pawns(n.eg)
+            )?;
+            if self.mg_weight[i] != 100 || self.eg_weight[i] != 100 {
+                write!(f, " mg {}% eg {}%", self.mg_weight[i], self.eg_weight[i])?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, " ---------------+-------------+-------------+-------------+")?;
+        writeln!(
+            f,
+            " {:>14} |             |             |{}{} |",
+            "Total",
+            pawns(self.total.mg),
+            pawns(self.total.eg)
+        )?;
+        writeln!(f)?;
+        writeln!(f, "Phase: {}/{}", self.phase, MAX_PHASE)?;
+        writeln!(f, "Tempo: {:+.2} (white side)", self.tempo_white as f64 / 100.0)?;
+        writeln!(
+            f,
+            "Final evaluation: {:+.2} (white side), {:+.2} (side to move)",
+            self.white_eval as f64 / 100.0,
+            self.stm_eval as f64 / 100.0
+        )?;
+        let off: Vec<&str> = Term::ALL.into_iter().filter(|t| !self.enabled[t.index()]).map(|t| t.name()).collect();
+        writeln!(f, "Disabled groups: {}", if off.is_empty() { "none".to_string() } else { off.join(", ") })
+    }
 }

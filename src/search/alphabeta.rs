@@ -9,9 +9,10 @@ use super::tt::{Bound, TranspositionTable};
 use super::*;
 use crate::board::Game;
 use crate::eval::{EvalConfig, evaluate};
+use crate::tablebase::{TbBound, wdl_bound, wdl_to_score};
 use shakmaty::{Move, MoveList, Position, Role};
-use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
 
 fn lmr_table() -> &'static [[i32; 64]; 64] {
     static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
@@ -45,6 +46,7 @@ struct Worker<'a> {
     root_moves: Vec<RootMove>,
     /// Root moves at indices below this are already fixed by earlier MultiPV lines.
     pv_idx: usize,
+    tb: Option<Arc<crate::tablebase::Tablebases>>,
 }
 
 pub(super) fn run(
@@ -59,11 +61,20 @@ pub(super) fn run(
     let pos = game.pos();
     let mut legal: Vec<Move> = pos.legal_moves().into_iter().collect();
     if !limits.searchmoves.is_empty() {
-        let filtered: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.contains(m))
-            .collect();
+        let filtered: Vec<Move> = legal.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
+        if !filtered.is_empty() {
+            legal = filtered;
+        }
+    }
+    // Tablebases at the root: keep only the moves that preserve the table result (clock aware).
+    let tb = s.tablebases.clone().filter(|t| t.is_loaded());
+    if let Some(t) = &tb {
+        t.reset_tb_hits();
+    }
+    let root_probe = tb.as_ref().and_then(|t| t.probe_root(pos, true));
+    if let Some(rp) = &root_probe {
+        let keep = rp.preserving_moves();
+        let filtered: Vec<Move> = legal.iter().copied().filter(|m| keep.contains(m)).collect();
         if !filtered.is_empty() {
             legal = filtered;
         }
@@ -83,39 +94,28 @@ pub(super) fn run(
         nodes: 0,
         seldepth: 0,
         aborted: false,
-        pv: vec![
-            [Move::Put {
-                role: Role::Pawn,
-                to: shakmaty::Square::A1
-            }; MAX_PLY + 1];
-            MAX_PLY + 1
-        ],
+        pv: vec![[Move::Put { role: Role::Pawn, to: shakmaty::Square::A1 }; MAX_PLY + 1]; MAX_PLY + 1],
         pv_len: [0; MAX_PLY + 1],
         evals: [0; MAX_PLY + 4],
         moves_played: [None; MAX_PLY + 4],
-        root_moves: legal
-            .iter()
-            .map(|&mv| RootMove {
-                mv,
-                score: -INFINITY,
-                pv: vec![mv],
-                depth: 0,
-            })
-            .collect(),
+        root_moves: legal.iter().map(|&mv| RootMove { mv, score: -INFINITY, pv: vec![mv], depth: 0 }).collect(),
         pv_idx: 0,
+        tb: tb.clone(),
     };
     if w.root_moves.is_empty() {
         let score = if pos.is_check() { -MATE } else { 0 };
-        return SearchResult {
-            score,
-            ..Default::default()
-        };
+        return SearchResult { score, ..Default::default() };
     }
     let multipv = limits.multipv.max(1).min(w.root_moves.len());
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as i32 - 4)
-        .clamp(1, MAX_PLY as i32 - 4);
+    // `go mate N` alone searches deep enough for a mate in N (with room for checks), not forever.
+    let only_mate = limits.mate.is_some()
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.time.is_none()
+        && !limits.infinite;
+    let mate_depth = limits.mate.filter(|_| only_mate).map(|m| 2 * m as i32 + 4);
+    let max_depth = limits.depth.or(mate_depth).unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
     let mut completed: Vec<RootMove> = Vec::new();
     let mut completed_depth = 0;
     let mut completed_seldepth = 0;
@@ -131,16 +131,11 @@ pub(super) fn run(
             w.pv_idx = pv_idx;
             w.seldepth = 0;
             let prev = w.root_moves[pv_idx].score;
-            let (mut alpha, mut beta, mut delta) =
-                if depth >= ASPIRATION_DEPTH && prev.abs() < MATE_BOUND {
-                    (
-                        prev - ASPIRATION_WINDOW,
-                        prev + ASPIRATION_WINDOW,
-                        ASPIRATION_WINDOW,
-                    )
-                } else {
-                    (-INFINITY, INFINITY, INFINITY)
-                };
+            let (mut alpha, mut beta, mut delta) = if depth >= ASPIRATION_DEPTH && prev.abs() < MATE_BOUND {
+                (prev - ASPIRATION_WINDOW, prev + ASPIRATION_WINDOW, ASPIRATION_WINDOW)
+            } else {
+                (-INFINITY, INFINITY, INFINITY)
+            };
             loop {
                 alpha = alpha.max(-INFINITY);
                 beta = beta.min(INFINITY);
@@ -184,11 +179,7 @@ pub(super) fn run(
         completed_seldepth = w.seldepth;
 
         let best = w.root_moves[0].mv;
-        stability = if Some(best) == prev_best {
-            (stability + 1).min(6)
-        } else {
-            0
-        };
+        stability = if Some(best) == prev_best { (stability + 1).min(6) } else { 0 };
         prev_best = Some(best);
         if let (Some(m), Some(n)) = (limits.mate, mate_moves(w.root_moves[0].score))
             && n > 0
@@ -208,6 +199,21 @@ pub(super) fn run(
         // Aborted before depth 1 finished: fall back to the move ordering's first move.
         completed = w.root_moves.clone();
     }
+    // In a table position the search only sees "won" everywhere; unless it found a mate, make
+    // progress by the distance to zeroing (the tables' best move among the preserving ones).
+    if let Some(rp) = &root_probe
+        && multipv == 1
+        && completed[0].score.abs() <= MATE_BOUND
+    {
+        let best = rp.best();
+        if let Some(i) = completed.iter().position(|r| r.mv == best.mv) {
+            let mut rm = completed.remove(i);
+            rm.score = best.score();
+            rm.pv = vec![best.mv];
+            completed.insert(0, rm);
+        }
+    }
+    let tbhits = tb.as_ref().map_or(0, |t| t.tb_hits());
     let best = &completed[0];
     SearchResult {
         best: Some(best.mv),
@@ -216,7 +222,7 @@ pub(super) fn run(
         depth: completed_depth.max(1),
         seldepth: completed_seldepth as i32,
         nodes: w.nodes,
-        tbhits: 0,
+        tbhits,
         time: w.time.elapsed(),
         root_moves: completed.into_iter().take(multipv).collect(),
     }
@@ -238,7 +244,7 @@ impl Worker<'_> {
             nodes: self.nodes,
             time: self.time.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: 0,
+            tbhits: self.tb.as_ref().map_or(0, |t| t.tb_hits()),
             pv: &rm.pv,
         }
     }
@@ -276,11 +282,7 @@ impl Worker<'_> {
             return 0;
         }
         let in_check = self.game.pos().is_check();
-        self.evals[0] = if in_check {
-            -INFINITY
-        } else {
-            evaluate(self.game.pos(), self.eval_cfg)
-        };
+        self.evals[0] = if in_check { -INFINITY } else { evaluate(self.game.pos(), self.eval_cfg) };
         for i in self.pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.moves_played[0] = Some(mv);
@@ -315,8 +317,7 @@ impl Worker<'_> {
                 rm.depth = depth;
                 rm.pv.clear();
                 rm.pv.push(mv);
-                rm.pv
-                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
             } else {
                 // Not exact: keep it below the ones that are, in the stable previous order.
                 rm.score = -INFINITY;
@@ -361,11 +362,7 @@ impl Worker<'_> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                evaluate(self.game.pos(), self.eval_cfg)
-            };
+            return if in_check { 0 } else { evaluate(self.game.pos(), self.eval_cfg) };
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -389,6 +386,38 @@ impl Worker<'_> {
             }
         {
             return h.score;
+        }
+
+        // Tablebase WDL probe right after a zeroing move (the tables assume a fresh clock).
+        let mut max_score = INFINITY;
+        if let Some(t) = &self.tb
+            && self.game.pos().halfmoves() == 0
+            && t.can_probe(self.game.pos())
+            && let Some(wdl) = t.probe_wdl(self.game.pos())
+        {
+            let score = wdl_to_score(wdl, ply);
+            let bound = wdl_bound(wdl);
+            let cut = match bound {
+                TbBound::Exact => true,
+                TbBound::Lower => score >= beta,
+                TbBound::Upper => score <= alpha,
+            };
+            if cut {
+                let b = match bound {
+                    TbBound::Exact => Bound::Exact,
+                    TbBound::Lower => Bound::Lower,
+                    TbBound::Upper => Bound::Upper,
+                };
+                self.tt.store(key, 0, score, 0, (depth + 6).min(MAX_PLY as i32), b, ply);
+                return score;
+            }
+            if pv_node {
+                match bound {
+                    TbBound::Lower => alpha = alpha.max(score),
+                    TbBound::Upper => max_score = score,
+                    TbBound::Exact => {}
+                }
+            }
         }
 
         let static_eval = if in_check {
@@ -454,14 +483,7 @@ impl Worker<'_> {
         let prev = self.moves_played[ply - 1];
         let killers = self.history.killers[ply];
         let counter = self.history.counter(prev);
-        let mut picker = MovePicker::new(
-            self.game.pos(),
-            moves,
-            tt_move,
-            killers,
-            counter,
-            self.history,
-        );
+        let mut picker = MovePicker::new(self.game.pos(), moves, tt_move, killers, counter, self.history);
 
         let orig_alpha = alpha;
         let mut best = -INFINITY;
@@ -473,26 +495,23 @@ impl Worker<'_> {
         while let Some((mv, order)) = picker.next_move() {
             let noisy = is_noisy(mv);
             // Pruning of late moves once a non-losing line exists.
-            if ply > 0 && best > -MATE_BOUND && self.has_non_pawn_material() {
+            // Quiet checks are kept: they are how mating attacks start.
+            if ply > 0
+                && best > -MATE_BOUND
+                && self.has_non_pawn_material()
+                && (noisy || !crate::board::gives_check(self.game.pos(), mv))
+            {
                 if !noisy && !in_check {
                     if depth <= LMP_DEPTH && searched as i32 >= lmp_limit {
                         continue;
                     }
-                    if depth <= FP_DEPTH
-                        && static_eval + FP_BASE + FP_MARGIN * depth <= alpha
-                        && searched > 0
-                    {
+                    if depth <= FP_DEPTH && static_eval + FP_BASE + FP_MARGIN * depth <= alpha && searched > 0 {
                         continue;
                     }
                 }
                 if depth <= SEE_PRUNE_DEPTH && searched > 0 {
-                    let margin = if noisy {
-                        SEE_NOISY_MARGIN * depth * depth
-                    } else {
-                        SEE_QUIET_MARGIN * depth
-                    };
-                    if (!noisy || is_bad_noisy_score(order)) && !see_ge(self.game.pos(), mv, margin)
-                    {
+                    let margin = if noisy { SEE_NOISY_MARGIN * depth * depth } else { SEE_QUIET_MARGIN * depth };
+                    if (!noisy || is_bad_noisy_score(order)) && !see_ge(self.game.pos(), mv, margin) {
                         continue;
                     }
                 }
@@ -526,9 +545,7 @@ impl Worker<'_> {
                         r -= 1;
                     }
                     if !noisy {
-                        r -= (self.history.quiet(!self.game.pos().turn(), mv)
-                            / LMR_HISTORY_DIVISOR)
-                            .clamp(-2, 2);
+                        r -= (self.history.quiet(!self.game.pos().turn(), mv) / LMR_HISTORY_DIVISOR).clamp(-2, 2);
                         if order >= 10_000_000 {
                             r -= 1; // killers and counter move
                         }
@@ -560,14 +577,7 @@ impl Worker<'_> {
                     }
                     if score >= beta {
                         if !noisy {
-                            self.history.update(
-                                self.game.pos().turn(),
-                                mv,
-                                &quiets_tried,
-                                depth,
-                                ply,
-                                prev,
-                            );
+                            self.history.update(self.game.pos().turn(), mv, &quiets_tried, depth, ply, prev);
                         }
                         break;
                     }
@@ -578,6 +588,7 @@ impl Worker<'_> {
             // Everything was pruned: the position is at least not lost by those moves' standards.
             return alpha;
         }
+        best = best.min(max_score);
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > orig_alpha {
@@ -586,15 +597,7 @@ impl Worker<'_> {
             Bound::Upper
         };
         let code = best_move.map_or(0, encode);
-        self.tt.store(
-            key,
-            code,
-            best,
-            if in_check { 0 } else { static_eval },
-            depth,
-            bound,
-            ply,
-        );
+        self.tt.store(key, code, best, if in_check { 0 } else { static_eval }, depth, bound, ply);
         best
     }
 
@@ -609,11 +612,7 @@ impl Worker<'_> {
         }
         let in_check = self.game.pos().is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                evaluate(self.game.pos(), self.eval_cfg)
-            };
+            return if in_check { 0 } else { evaluate(self.game.pos(), self.eval_cfg) };
         }
         let key = self.game.key();
         let hit = self.tt.probe(key, ply);
@@ -655,8 +654,7 @@ impl Worker<'_> {
         while let Some((mv, _)) = picker.next_move() {
             if !in_check {
                 // Delta pruning and losing captures.
-                let gain = mv.capture().map_or(0, see::value)
-                    + mv.promotion().map_or(0, |p| see::value(p) - 100);
+                let gain = mv.capture().map_or(0, see::value) + mv.promotion().map_or(0, |p| see::value(p) - 100);
                 if stand_pat + gain + QS_DELTA_MARGIN <= alpha && mv.promotion().is_none() {
                     continue;
                 }
@@ -689,8 +687,7 @@ impl Worker<'_> {
             Bound::Upper
         };
         let se = if in_check { 0 } else { stand_pat };
-        self.tt
-            .store(key, best_move.map_or(0, encode), best, se, 0, bound, ply);
+        self.tt.store(key, best_move.map_or(0, encode), best, se, 0, bound, ply);
         best
     }
 

@@ -50,15 +50,7 @@ impl History {
     }
 
     /// Rewards the quiet move that caused a cutoff and punishes the quiets tried before it.
-    pub fn update(
-        &mut self,
-        side: Color,
-        best: Move,
-        tried: &[Move],
-        depth: i32,
-        ply: usize,
-        prev: Option<Move>,
-    ) {
+    pub fn update(&mut self, side: Color, best: Move, tried: &[Move], depth: i32, ply: usize, prev: Option<Move>) {
         let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         self.adjust(side, best, bonus);
         for &m in tried {

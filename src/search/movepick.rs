@@ -51,11 +51,7 @@ impl MovePicker {
                 TT_MOVE
             } else if is_noisy(m) {
                 let mvv = mvv_lva(m);
-                if see_ge(pos, m, 0) {
-                    GOOD_NOISY + mvv
-                } else {
-                    BAD_NOISY + mvv
-                }
+                if see_ge(pos, m, 0) { GOOD_NOISY + mvv } else { BAD_NOISY + mvv }
             } else if code == killers[0] {
                 KILLER_1
             } else if code == killers[1] {
@@ -66,28 +62,16 @@ impl MovePicker {
                 history.quiet(pos.turn(), m)
             };
         }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
+        MovePicker { moves, scores, next: 0 }
     }
 
     /// Noisy moves only (quiescence), by MVV-LVA.
     pub fn noisy(moves: MoveList, tt_move: u16) -> MovePicker {
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if encode(m) == tt_move && tt_move != 0 {
-                TT_MOVE
-            } else {
-                mvv_lva(m)
-            };
+            scores[i] = if encode(m) == tt_move && tt_move != 0 { TT_MOVE } else { mvv_lva(m) };
         }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
+        MovePicker { moves, scores, next: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -120,11 +104,7 @@ impl MovePicker {
 /// Most valuable victim, least valuable attacker; promotions count as winning the promoted piece.
 #[inline]
 pub fn mvv_lva(m: Move) -> i32 {
-    let victim = if m.is_en_passant() {
-        value(Role::Pawn)
-    } else {
-        m.capture().map_or(0, value)
-    };
+    let victim = if m.is_en_passant() { value(Role::Pawn) } else { m.capture().map_or(0, value) };
     let promo = m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
     (victim + promo) * 16 - (m.role() as i32)
 }

@@ -53,14 +53,7 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
         }
         // Least valuable attacker.
         let mut found = None;
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
             let bb = mine & board.by_role(role);
             if let Some(sq) = bb.first() {
                 found = Some((role, sq));

@@ -19,39 +19,20 @@ impl TimeManager {
         let start = Instant::now();
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
-            return TimeManager {
-                start,
-                soft: Some(t),
-                hard: Some(t),
-            };
+            return TimeManager { start, soft: Some(t), hard: Some(t) };
         }
         if let Some(time) = limits.time {
             let avail = time.saturating_sub(overhead).max(Duration::from_millis(1));
-            let mtg = limits
-                .movestogo
-                .unwrap_or(DEFAULT_MOVES_TO_GO)
-                .clamp(1, MAX_MOVES_TO_GO);
+            let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
             let share = avail / mtg + limits.inc * 3 / 4;
             let cap = avail * MAX_TIME_FRACTION / 100;
             let soft = share.min(cap).max(Duration::from_millis(1));
             let hard = (soft * HARD_LIMIT_FACTOR).min(avail * 3 / 4).max(soft);
             // With one move left before the control, the whole remainder (less overhead) is usable.
-            let hard = if limits.movestogo == Some(1) {
-                hard.max(avail * 3 / 4)
-            } else {
-                hard
-            };
-            return TimeManager {
-                start,
-                soft: Some(soft),
-                hard: Some(hard),
-            };
+            let hard = if limits.movestogo == Some(1) { hard.max(avail * 3 / 4) } else { hard };
+            return TimeManager { start, soft: Some(soft), hard: Some(hard) };
         }
-        TimeManager {
-            start,
-            soft: None,
-            hard: None,
-        }
+        TimeManager { start, soft: None, hard: None }
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -70,7 +51,6 @@ impl TimeManager {
     /// Should another iteration start? `scale` (percent) stretches the soft limit when the best move
     /// is unstable and shrinks it when it is settled.
     pub fn soft_expired(&self, scale: u32) -> bool {
-        self.soft
-            .is_some_and(|s| self.start.elapsed() >= s * scale / 100)
+        self.soft.is_some_and(|s| self.start.elapsed() >= s * scale / 100)
     }
 }

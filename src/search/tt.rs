@@ -41,10 +41,7 @@ const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut tt = TranspositionTable {
-            entries: Vec::new(),
-            generation: 0,
-        };
+        let mut tt = TranspositionTable { entries: Vec::new(), generation: 0 };
         tt.resize(mb);
         tt
     }
@@ -90,16 +87,7 @@ impl TranspositionTable {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &mut self,
-        key: u64,
-        mv: u16,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-    ) {
+    pub fn store(&mut self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
         let generation = self.generation;
         let idx = self.index(key);
         let e = &mut self.entries[idx];
@@ -125,10 +113,7 @@ impl TranspositionTable {
     /// Permille of the first 1000 slots used in the current search generation.
     pub fn hashfull(&self) -> u32 {
         let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
-            .iter()
-            .filter(|e| e.flags & 3 != 0 && e.flags >> 2 == self.generation)
-            .count();
+        let used = self.entries[..n].iter().filter(|e| e.flags & 3 != 0 && e.flags >> 2 == self.generation).count();
         (used * 1000 / n) as u32
     }
 }

@@ -58,25 +58,15 @@ pub fn run(depth: i32, mut line: impl FnMut(&str)) -> BenchResult {
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
-        let pos: Chess = match fen
-            .parse::<Fen>()
-            .ok()
-            .and_then(|f| f.into_position(CastlingMode::Standard).ok())
-        {
+        let pos: Chess = match fen.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
             Some(p) => p,
             None => {
-                line(&format!(
-                    "info string bench position {} is invalid: {fen}",
-                    i + 1
-                ));
+                line(&format!("info string bench position {} is invalid: {fen}", i + 1));
                 continue;
             }
         };
         searcher.clear();
-        let limits = Limits {
-            depth: Some(depth),
-            ..Default::default()
-        };
+        let limits = Limits { depth: Some(depth), ..Default::default() };
         let r = searcher.analyse(&Game::new(pos), &limits);
         nodes += r.nodes;
         line(&format!(
@@ -89,11 +79,7 @@ pub fn run(depth: i32, mut line: impl FnMut(&str)) -> BenchResult {
         ));
     }
     let millis = start.elapsed().as_millis().max(1) as u64;
-    BenchResult {
-        nodes,
-        nps: nodes * 1000 / millis,
-        millis,
-    }
+    BenchResult { nodes, nps: nodes * 1000 / millis, millis }
 }
 
 /// `sparring bench [DEPTH]`.

@@ -55,10 +55,7 @@ pub fn parse(args: &[&str], pos: &Chess) -> GoCmd {
             "btime" => btime = num(&mut i, "btime", w),
             "winc" => winc = num(&mut i, "winc", w),
             "binc" => binc = num(&mut i, "binc", w),
-            "movestogo" => {
-                cmd.limits.movestogo =
-                    num(&mut i, "movestogo", w).map(|v| v.clamp(1, 10_000) as u32)
-            }
+            "movestogo" => cmd.limits.movestogo = num(&mut i, "movestogo", w).map(|v| v.clamp(1, 10_000) as u32),
             "depth" => cmd.limits.depth = num(&mut i, "depth", w).map(|v| v.clamp(1, 1000) as i32),
             "nodes" => cmd.limits.nodes = num(&mut i, "nodes", w).map(|v| v.max(1) as u64),
             "mate" => cmd.limits.mate = num(&mut i, "mate", w).map(|v| v.clamp(1, 1000) as u32),
@@ -70,15 +67,9 @@ pub fn parse(args: &[&str], pos: &Chess) -> GoCmd {
                         break;
                     }
                     i += 1;
-                    match tok
-                        .parse::<UciMove>()
-                        .ok()
-                        .and_then(|u| u.to_move(pos).ok())
-                    {
+                    match tok.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok()) {
                         Some(m) => cmd.limits.searchmoves.push(m),
-                        None => w.push(format!(
-                            "go searchmoves: '{tok}' is not a legal move; ignored"
-                        )),
+                        None => w.push(format!("go searchmoves: '{tok}' is not a legal move; ignored")),
                     }
                 }
             }

@@ -6,9 +6,11 @@ pub mod bench;
 pub mod fmt;
 mod go;
 pub mod options;
+pub mod solve;
 
 use crate::board::{Game, perft};
 use crate::search::{Control, Info, Reporter, Searcher};
+use crate::tablebase::Tablebases;
 use options::{Opt, Value};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -71,6 +73,7 @@ pub struct Engine {
     options: Vec<Opt>,
     multipv: usize,
     move_overhead: Duration,
+    tb_probe_limit: usize,
     debug: bool,
 }
 
@@ -92,6 +95,7 @@ impl Engine {
             options: options::core_options(),
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            tb_probe_limit: 7,
             debug: false,
         }
     }
@@ -121,10 +125,7 @@ impl Engine {
             "eval" => self.eval(),
             "bench" => {
                 self.stop_search();
-                let depth = rest
-                    .first()
-                    .and_then(|d| d.parse().ok())
-                    .unwrap_or(bench::DEFAULT_DEPTH);
+                let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
                 let r = bench::run(depth, |l| self.out.line(l));
                 self.out.line(&format!("{} nodes {} nps", r.nodes, r.nps));
             }
@@ -167,21 +168,14 @@ impl Engine {
             _ => {
                 let shown: String = line.chars().take(80).collect();
                 let more = if line.chars().count() > 80 { "..." } else { "" };
-                self.out
-                    .info_string(&format!("unknown command '{shown}{more}' ignored"));
+                self.out.info_string(&format!("unknown command '{shown}{more}' ignored"));
             }
         }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let Some(opt) = self
-            .options
-            .iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
-            .cloned()
-        else {
-            self.out
-                .info_string(&format!("unknown option '{}' ignored", name.trim()));
+        let Some(opt) = self.options.iter().find(|o| o.name.eq_ignore_ascii_case(name.trim())).cloned() else {
+            self.out.info_string(&format!("unknown option '{}' ignored", name.trim()));
             return;
         };
         let v = match opt.parse(value) {
@@ -197,16 +191,45 @@ impl Engine {
             ("Hash", Value::Int(mb)) => self.searcher().resize_hash(mb as usize),
             ("Clear Hash", _) => self.searcher().clear(),
             ("MultiPV", Value::Int(n)) => self.multipv = n as usize,
-            ("Move Overhead", Value::Int(ms)) => {
-                self.move_overhead = Duration::from_millis(ms as u64)
-            }
+            ("Move Overhead", Value::Int(ms)) => self.move_overhead = Duration::from_millis(ms as u64),
             ("Ponder", Value::Bool(_)) => {}
-            (n, v) => self
-                .out
-                .info_string(&format!("option '{n}' = {v:?} not applied")),
+            ("SyzygyPath", Value::Str(path)) => self.set_syzygy_path(&path),
+            ("SyzygyProbeLimit", Value::Int(n)) => {
+                self.tb_probe_limit = n as usize;
+                if let Some(tb) = &self.searcher().tablebases {
+                    tb.set_probe_limit(n as usize);
+                }
+            }
+            (n, v) => self.out.info_string(&format!("option '{n}' = {v:?} not applied")),
         }
         if self.debug {
             self.out.info_string(&format!("option '{}' set", opt.name));
+        }
+    }
+
+    /// Loads Syzygy tables; problems are reported and the good folders are still used.
+    fn set_syzygy_path(&mut self, spec: &str) {
+        let mut tb = Tablebases::new();
+        match tb.set_path(spec) {
+            Ok(report) => {
+                for m in &report.messages {
+                    self.out.info_string(m);
+                }
+                if tb.is_loaded() {
+                    tb.set_probe_limit(self.tb_probe_limit);
+                    self.out.info_string(&report.summary());
+                    self.searcher().tablebases = Some(Arc::new(tb));
+                } else {
+                    self.searcher().tablebases = None;
+                    if !spec.trim().is_empty() {
+                        self.out.info_string("SyzygyPath: no tables loaded; playing without tablebases");
+                    }
+                }
+            }
+            Err(e) => {
+                self.out.info_string(&e);
+                self.searcher().tablebases = None;
+            }
         }
     }
 
@@ -228,10 +251,7 @@ impl Engine {
             self.out.line(" +---+---+---+---+---+---+---+---+");
             let mut row = String::from(" |");
             for file in 0..8 {
-                let sq = shakmaty::Square::from_coords(
-                    shakmaty::File::new(file),
-                    shakmaty::Rank::new(rank),
-                );
+                let sq = shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
                 let c = board.piece_at(sq).map_or(' ', |p| p.char());
                 row.push_str(&format!(" {c} |"));
             }
@@ -241,24 +261,21 @@ impl Engine {
         self.out.line(" +---+---+---+---+---+---+---+---+");
         self.out.line("   a   b   c   d   e   f   g   h");
         self.out.line("");
-        self.out.line(&format!(
-            "Fen: {}",
-            Fen::from_position(pos, EnPassantMode::Legal)
-        ));
+        self.out.line(&format!("Fen: {}", Fen::from_position(pos, EnPassantMode::Legal)));
         self.out.line(&format!("Key: {:016X}", self.game.key()));
         let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
-        self.out.line(&format!(
-            "Start: {} (+{} moves)",
-            self.root_fen,
-            self.game.keys_len()
-        ));
+        self.out.line(&format!("Start: {} (+{} moves)", self.root_fen, self.game.keys_len()));
+        let tb_line = match &self.searcher().tablebases {
+            Some(tb) => tb.describe(pos),
+            None => "Tablebase: none loaded (set SyzygyPath)".to_string(),
+        };
+        self.out.line(&tb_line);
     }
 
     fn eval(&self) {
         let cfg = self.searcher().eval.clone();
-        self.out
-            .line(&crate::eval::trace(self.game.pos(), &cfg).to_string());
+        self.out.line(&crate::eval::trace(self.game.pos(), &cfg).to_string());
     }
 
     fn go(&mut self, args: &[&str]) {
@@ -278,10 +295,7 @@ impl Engine {
             }
             let ms = t.elapsed().as_millis().max(1) as u64;
             self.out.line("");
-            self.out.line(&format!(
-                "Nodes searched: {total} ({} nps)",
-                total * 1000 / ms
-            ));
+            self.out.line(&format!("Nodes searched: {total} ({} nps)", total * 1000 / ms));
             return;
         }
         let mut limits = cmd.limits;
@@ -294,28 +308,24 @@ impl Engine {
         let searcher = Arc::clone(&self.searcher);
         let overhead = self.move_overhead;
         let ctl = Arc::clone(&control);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 * 1024 * 1024)
-            .spawn(move || {
-                let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                s.move_overhead = overhead;
-                let result = s.search(&game, &limits, &ctl, &mut UciReporter(out.clone()));
-                drop(s);
-                // `go infinite` and `go ponder` must not answer before `stop` / `ponderhit`.
-                loop {
-                    if ctl.stopped() || (!waits && !ctl.pondering.load(Ordering::SeqCst)) {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
+        let handle = std::thread::Builder::new().name("search".into()).stack_size(64 * 1024 * 1024).spawn(move || {
+            let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            s.move_overhead = overhead;
+            let result = s.search(&game, &limits, &ctl, &mut UciReporter(out.clone()));
+            drop(s);
+            // `go infinite` and `go ponder` must not answer before `stop` / `ponderhit`.
+            loop {
+                if ctl.stopped() || (!waits && !ctl.pondering.load(Ordering::SeqCst)) {
+                    break;
                 }
-                out.line(&fmt::bestmove(result.best, result.ponder));
-            });
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            out.line(&fmt::bestmove(result.best, result.ponder));
+        });
         match handle {
             Ok(handle) => self.job = Some(Job { control, handle }),
             Err(e) => {
-                self.out
-                    .info_string(&format!("cannot start the search thread: {e}"));
+                self.out.info_string(&format!("cannot start the search thread: {e}"));
                 self.out.line("bestmove 0000");
             }
         }
@@ -354,10 +364,7 @@ pub fn parse_position(args: &[&str]) -> Result<(Chess, String, Vec<Move>), Strin
             (c, f, &args[1..])
         }
         Some(&"fen") => {
-            let end = args
-                .iter()
-                .position(|&t| t == "moves")
-                .unwrap_or(args.len());
+            let end = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
             let text = args[1..end].join(" ");
             if text.is_empty() {
                 return Err("position fen: missing FEN".into());
@@ -366,9 +373,7 @@ pub fn parse_position(args: &[&str]) -> Result<(Chess, String, Vec<Move>), Strin
             (c, text, &args[end..])
         }
         Some(other) => {
-            return Err(format!(
-                "position: expected 'startpos' or 'fen', got '{other}'"
-            ));
+            return Err(format!("position: expected 'startpos' or 'fen', got '{other}'"));
         }
         None => return Err("position: missing 'startpos' or 'fen'".into()),
     };
@@ -378,15 +383,9 @@ pub fn parse_position(args: &[&str]) -> Result<(Chess, String, Vec<Move>), Strin
         Some(&"moves") => {
             let mut pos = root.clone();
             for (i, tok) in rest[1..].iter().enumerate() {
-                let um: UciMove = tok
-                    .parse()
-                    .map_err(|_| format!("move {} '{tok}' is not a UCI move", i + 1))?;
+                let um: UciMove = tok.parse().map_err(|_| format!("move {} '{tok}' is not a UCI move", i + 1))?;
                 let m = um.to_move(&pos).map_err(|_| {
-                    format!(
-                        "move {} '{tok}' is illegal in {}",
-                        i + 1,
-                        Fen::from_position(&pos, EnPassantMode::Legal)
-                    )
+                    format!("move {} '{tok}' is illegal in {}", i + 1, Fen::from_position(&pos, EnPassantMode::Legal))
                 })?;
                 pos.play_unchecked(m);
                 moves.push(m);

@@ -28,30 +28,19 @@ impl Opt {
     pub fn declaration(&self) -> String {
         match &self.kind {
             Kind::Spin { default, min, max } => {
-                format!(
-                    "option name {} type spin default {default} min {min} max {max}",
-                    self.name
-                )
+                format!("option name {} type spin default {default} min {min} max {max}", self.name)
             }
             Kind::Check { default } => {
                 format!("option name {} type check default {default}", self.name)
             }
             Kind::Button => format!("option name {} type button", self.name),
             Kind::Str { default } => {
-                let d = if default.is_empty() {
-                    "<empty>"
-                } else {
-                    default
-                };
+                let d = if default.is_empty() { "<empty>" } else { default };
                 format!("option name {} type string default {d}", self.name)
             }
             Kind::Combo { default, vars } => {
                 let v: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
-                format!(
-                    "option name {} type combo default {default} {}",
-                    self.name,
-                    v.join(" ")
-                )
+                format!("option name {} type combo default {default} {}", self.name, v.join(" "))
             }
         }
     }
@@ -62,52 +51,29 @@ impl Opt {
         match &self.kind {
             Kind::Button => Ok(Value::Press),
             Kind::Spin { min, max, .. } => {
-                let s = raw.ok_or_else(|| {
-                    format!("option '{}' needs a value ({min}..{max})", self.name)
-                })?;
-                let v: i64 = s.parse().map_err(|_| {
-                    format!(
-                        "option '{}': '{s}' is not an integer ({min}..{max})",
-                        self.name
-                    )
-                })?;
+                let s = raw.ok_or_else(|| format!("option '{}' needs a value ({min}..{max})", self.name))?;
+                let v: i64 =
+                    s.parse().map_err(|_| format!("option '{}': '{s}' is not an integer ({min}..{max})", self.name))?;
                 if v < *min || v > *max {
-                    return Err(format!(
-                        "option '{}': {v} is out of range {min}..{max}",
-                        self.name
-                    ));
+                    return Err(format!("option '{}': {v} is out of range {min}..{max}", self.name));
                 }
                 Ok(Value::Int(v))
             }
             Kind::Check { .. } => match raw.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => Ok(Value::Bool(true)),
                 Some("false") => Ok(Value::Bool(false)),
-                other => Err(format!(
-                    "option '{}': expected true or false, got '{}'",
-                    self.name,
-                    other.unwrap_or("")
-                )),
+                other => Err(format!("option '{}': expected true or false, got '{}'", self.name, other.unwrap_or(""))),
             },
             Kind::Str { .. } => {
                 let s = raw.unwrap_or("");
-                Ok(Value::Str(if s == "<empty>" {
-                    String::new()
-                } else {
-                    s.to_string()
-                }))
+                Ok(Value::Str(if s == "<empty>" { String::new() } else { s.to_string() }))
             }
             Kind::Combo { vars, .. } => {
                 let s = raw.unwrap_or("");
                 vars.iter()
                     .find(|v| v.eq_ignore_ascii_case(s))
                     .map(|v| Value::Str(v.clone()))
-                    .ok_or_else(|| {
-                        format!(
-                            "option '{}': '{s}' is not one of {}",
-                            self.name,
-                            vars.join(", ")
-                        )
-                    })
+                    .ok_or_else(|| format!("option '{}': '{s}' is not one of {}", self.name, vars.join(", ")))
             }
         }
     }
@@ -118,37 +84,12 @@ pub const HASH_MAX_MB: i64 = 65_536;
 /// The core options (SPEC 1). Strength options are appended by the profile layer.
 pub fn core_options() -> Vec<Opt> {
     vec![
-        Opt {
-            name: "Hash",
-            kind: Kind::Spin {
-                default: 16,
-                min: 1,
-                max: HASH_MAX_MB,
-            },
-        },
-        Opt {
-            name: "Clear Hash",
-            kind: Kind::Button,
-        },
-        Opt {
-            name: "MultiPV",
-            kind: Kind::Spin {
-                default: 1,
-                min: 1,
-                max: 256,
-            },
-        },
-        Opt {
-            name: "Move Overhead",
-            kind: Kind::Spin {
-                default: 30,
-                min: 0,
-                max: 5000,
-            },
-        },
-        Opt {
-            name: "Ponder",
-            kind: Kind::Check { default: false },
-        },
+        Opt { name: "Hash", kind: Kind::Spin { default: 16, min: 1, max: HASH_MAX_MB } },
+        Opt { name: "Clear Hash", kind: Kind::Button },
+        Opt { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: 256 } },
+        Opt { name: "Move Overhead", kind: Kind::Spin { default: 30, min: 0, max: 5000 } },
+        Opt { name: "Ponder", kind: Kind::Check { default: false } },
+        Opt { name: "SyzygyPath", kind: Kind::Str { default: String::new() } },
+        Opt { name: "SyzygyProbeLimit", kind: Kind::Spin { default: 7, min: 0, max: 7 } },
     ]
 }

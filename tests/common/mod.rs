@@ -10,15 +10,11 @@ use std::time::{Duration, Instant};
 
 /// `../shared/data/<rel>` if it exists; otherwise prints why the test is skipped and returns None.
 pub fn shared_data(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(rel);
     if p.exists() {
         Some(p)
     } else {
-        eprintln!(
-            "skipped: ../shared/data/{rel} not found (a fresh clone has no ../shared; CI has it)"
-        );
+        eprintln!("skipped: ../shared/data/{rel} not found (a fresh clone has no ../shared; CI has it)");
         None
     }
 }
@@ -54,12 +50,7 @@ impl Uci {
             }
         });
         let stdin = child.stdin.take();
-        Uci {
-            child,
-            stdin,
-            rx,
-            transcript: Vec::new(),
-        }
+        Uci { child, stdin, rx, transcript: Vec::new() }
     }
 
     pub fn send(&mut self, line: &str) {
@@ -106,13 +97,7 @@ impl Uci {
 
     pub fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
         let lines = self.wait_for(timeout, |l| l.starts_with("bestmove"));
-        let mv = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
+        let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
         (mv, lines)
     }
 
@@ -125,10 +110,7 @@ impl Uci {
     pub fn drain(&mut self, d: Duration) -> Vec<String> {
         let deadline = Instant::now() + d;
         let mut v = Vec::new();
-        while let Ok(l) = self
-            .rx
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
+        while let Ok(l) = self.rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             v.push(l);
         }
         v
@@ -166,8 +148,5 @@ pub fn is_legal_after(position_args: &str, mv: &str) -> bool {
     for m in moves {
         pos.play_unchecked(m);
     }
-    mv.parse::<shakmaty::uci::UciMove>()
-        .ok()
-        .and_then(|u| u.to_move(&pos).ok())
-        .is_some()
+    mv.parse::<shakmaty::uci::UciMove>().ok().and_then(|u| u.to_move(&pos).ok()).is_some()
 }

@@ -1,0 +1,60 @@
+//! Imbalance: quadratic interactions of piece counts (in the spirit of Stockfish's material
+//! imbalance tables), including the bishop pair as a pseudo piece type. The cross terms between
+//! minors, rooks and queens are what score "minor vs rook" and "pieces vs queen" trades.
+//!
+//! Index order: bishop pair, pawn, knight, bishop, rook, queen. The sum is divided by
+//! `DIVISOR` to give centipawns and is applied equally to middlegame and endgame.
+
+use shakmaty::Color;
+
+use super::bb::*;
+use super::info::{B, EvalInfo, N, P, Q, R};
+use super::score::S;
+
+const DIVISOR: i32 = 32;
+
+/// Weight of (our piece type i) x (our piece type j), j <= i.
+#[rustfmt::skip]
+const OURS: [[i32; 6]; 6] = [
+    [1350,    0,    0,    0,    0,    0],
+    [  40,   36,    0,    0,    0,    0],
+    [  30,  240,  -60,    0,    0,    0],
+    [   0,  100,    6,    0,    0,    0],
+    [ -24,    0,   45,  100, -200,    0],
+    [-180,   24,  110,  130, -130,   -6],
+];
+
+/// Weight of (our piece type i) x (their piece type j), j <= i.
+#[rustfmt::skip]
+const THEIRS: [[i32; 6]; 6] = [
+    [   0,    0,    0,    0,    0,    0],
+    [  34,    0,    0,    0,    0,    0],
+    [  10,   60,    0,    0,    0,    0],
+    [  56,   62,   40,    0,    0,    0],
+    [  44,   38,   24,  -22,    0,    0],
+    [  92,   96,  -40,  130,  260,    0],
+];
+
+fn counts(info: &EvalInfo, c: Color) -> [i32; 6] {
+    let k = &info.counts[ci(c)];
+    [(k[B] >= 2) as i32, k[P], k[N], k[B], k[R], k[Q]]
+}
+
+/// Imbalance score of colour `c`.
+pub fn eval(info: &EvalInfo, c: Color) -> S {
+    let us = counts(info, c);
+    let them = counts(info, !c);
+    let mut v = 0;
+    for i in 0..6 {
+        if us[i] == 0 {
+            continue;
+        }
+        let mut w = 0;
+        for j in 0..=i {
+            w += OURS[i][j] * us[j] + THEIRS[i][j] * them[j];
+        }
+        v += us[i] * w;
+    }
+    let v = v / DIVISOR;
+    S(v, v)
+}

@@ -1,0 +1,155 @@
+//! KingSafety: pawn shelter and pawn storm on the files around the king, king proximity to the
+//! own pawns (endgame), and the king-danger index built from the attackers of the king ring,
+//! safe and unsafe checks, weak ring squares, pins and flank attacks. The danger is converted
+//! quadratically into a middlegame penalty and linearly into a small endgame one.
+
+use shakmaty::{Bitboard, Color, Square, attacks};
+
+use super::bb::*;
+use super::info::{B, EvalInfo, K, N, P, Q, R};
+use super::score::S;
+
+/// Shelter bonus by distance of the file from the edge and relative rank of our pawn (0 = none).
+#[rustfmt::skip]
+const SHELTER: [[i32; 8]; 4] = [
+    [ -4, 40, 46,  28,  18,   8,  12, 0],
+    [-20, 30, 18, -24, -14,  -6, -30, 0],
+    [ -6, 36, 12,  -2,  16,   2, -22, 0],
+    [-20, -6, -14, -26, -24, -32, -80, 0],
+];
+
+/// Storm penalty by file edge distance and relative rank of the enemy pawn (0 = none).
+#[rustfmt::skip]
+const STORM: [[i32; 8]; 4] = [
+    [ 44, -140, -90, 46, 28, 22, 26, 0],
+    [ 22,   -8,  60, 24, 20, -4, 12, 0],
+    [  2,   26,  80, 18,  4, -6, -2, 0],
+    [ -4,   -6,  44,  8,  2, -4, -8, 0],
+];
+
+const BLOCKED_STORM: S = S(-40, -38);
+const PAWNLESS_FLANK: S = S(-9, -48);
+const FLANK_ATTACK: S = S(-4, 0);
+const PAWN_DISTANCE: S = S(0, -8);
+
+const SAFE_CHECK: [i32; 5] = [0, 790, 635, 1080, 780];
+
+fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square) -> S {
+    let (us, them) = (ci(c), ci(!c));
+    let pawns = (info.pcs[0][P] | info.pcs[1][P]) & !forward_ranks(!c, ksq);
+    let ours = pawns & info.pcs[us][P];
+    let theirs = pawns & info.pcs[them][P];
+    let mut s = S(3, 3);
+    let centre = ksq.file().to_u32().clamp(1, 6);
+    for f in centre - 1..=centre + 1 {
+        let fb = file_bb(f);
+        let b = ours & fb;
+        let our_rank = if b != 0 { rel_rank(c, backmost(c, b)) } else { 0 };
+        let b = theirs & fb;
+        let their_rank = if b != 0 { rel_rank(c, backmost(c, b)) } else { 0 };
+        let d = edge_distance(f);
+        s += S(SHELTER[d][our_rank as usize], 0);
+        if our_rank != 0 && our_rank == their_rank - 1 {
+            if their_rank == 2 {
+                s += BLOCKED_STORM;
+            }
+        } else {
+            s -= S(STORM[d][their_rank as usize], 0);
+        }
+    }
+    s
+}
+
+/// King-safety score of colour `c` (about its own king; usually negative).
+pub fn eval(info: &EvalInfo, c: Color) -> S {
+    let (us, them) = (ci(c), ci(!c));
+    let ksq = info.ksq[us];
+
+    // Shelter, also at the castling destinations while castling is still possible.
+    let mut shelter = shelter_storm(info, c, ksq);
+    let back = if c == Color::White { 0 } else { 56 };
+    if info.castle[us][0] {
+        let t = shelter_storm(info, c, sq_of(back + 6));
+        if t.mg > shelter.mg {
+            shelter = t;
+        }
+    }
+    if info.castle[us][1] {
+        let t = shelter_storm(info, c, sq_of(back + 2));
+        if t.mg > shelter.mg {
+            shelter = t;
+        }
+    }
+    let mut s = shelter;
+
+    // Distance to the nearest own pawn matters in the endgame.
+    let own_pawns = info.pcs[us][P];
+    if own_pawns != 0 {
+        let mut d = 8;
+        for p in squares(own_pawns) {
+            d = d.min(p.distance(ksq) as i32);
+        }
+        s += PAWN_DISTANCE * d;
+    }
+
+    // King danger.
+    let weak = info.att_all[them] & !info.att2[us] & (!info.att_all[us] | info.att[us][K] | info.att[us][Q]);
+    let safe = !info.occ[them] & (!info.att_all[us] | (weak & info.att2[them]));
+    let occ_no_q = Bitboard(info.all ^ info.pcs[us][Q]);
+    let rook_lines = attacks::rook_attacks(ksq, occ_no_q).0;
+    let bishop_lines = attacks::bishop_attacks(ksq, occ_no_q).0;
+    let knight_sq = attacks::knight_attacks(ksq).0;
+
+    let mut danger = 0;
+    let mut unsafe_checks = 0u64;
+    let rook_checks = rook_lines & info.att[them][R] & safe;
+    if rook_checks != 0 {
+        danger += SAFE_CHECK[R];
+    } else {
+        unsafe_checks |= rook_lines & info.att[them][R];
+    }
+    let queen_checks = (rook_lines | bishop_lines) & info.att[them][Q] & safe & !info.att[us][Q] & !rook_checks;
+    if queen_checks != 0 {
+        danger += SAFE_CHECK[Q];
+    }
+    let bishop_checks = bishop_lines & info.att[them][B] & safe & !queen_checks;
+    if bishop_checks != 0 {
+        danger += SAFE_CHECK[B];
+    } else {
+        unsafe_checks |= bishop_lines & info.att[them][B];
+    }
+    let knight_checks = knight_sq & info.att[them][N];
+    if knight_checks & safe != 0 {
+        danger += SAFE_CHECK[N];
+    } else {
+        unsafe_checks |= knight_checks;
+    }
+
+    let camp = rel_rank_bb(c, 0) | rel_rank_bb(c, 1) | rel_rank_bb(c, 2) | rel_rank_bb(c, 3) | rel_rank_bb(c, 4);
+    let flank = king_flank(ksq.file().to_u32());
+    let b1 = info.att_all[them] & flank & camp;
+    let b2 = b1 & info.att2[them];
+    let flank_attack = popcnt(b1) + popcnt(b2);
+
+    danger += info.ka_count[them] * info.ka_weight[them]
+        + 185 * popcnt(info.king_ring[us] & weak)
+        + 148 * popcnt(unsafe_checks)
+        + 98 * popcnt(info.blockers[us] & info.occ[us])
+        + 69 * info.ka_adj[them]
+        + 3 * flank_attack * flank_attack / 8
+        + 2 * (info.mob[them].mg - info.mob[us].mg)
+        - 873 * (info.pcs[them][Q] == 0) as i32
+        - 100 * (info.att[us][N] & (info.att[us][K] | bit(ksq)) != 0) as i32
+        - 12 * shelter.mg / 8
+        - 7;
+    if danger > 100 {
+        s -= S(danger * danger / 8192, danger / 32);
+    }
+
+    let pawns = info.pcs[0][P] | info.pcs[1][P];
+    if pawns & flank == 0 {
+        s += PAWNLESS_FLANK;
+    }
+    s += FLANK_ATTACK * flank_attack;
+    s
+}
