@@ -1,8 +1,7 @@
 //! Elo, standard error and rolling-aggregate formulas on known numbers; the model file.
 
 use sparring::estimate::model::{
-    RollingTracker, Strength, StrengthModel, inverse_variance_mean, percentile, side_stats,
-    strength,
+    RollingTracker, Strength, StrengthModel, inverse_variance_mean, percentile, side_stats, strength,
 };
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -41,10 +40,7 @@ fn elo_and_se_with_the_pawnbook_calibration() {
     let ase = 2f64.ln() / 2.0;
     let sd = (12.0 * (2f64.ln() / 2.0).powi(2) / 11.0).sqrt();
     let s = strength(&m, &st).unwrap();
-    assert_eq!(
-        s.strength_elo,
-        (1600.0 - (ase - 0.2638) * 6500.0).round() as i32
-    );
+    assert_eq!(s.strength_elo, (1600.0 - (ase - 0.2638) * 6500.0).round() as i32);
     assert_eq!(s.strength_se, (6500.0 * sd / 12f64.sqrt()).round() as i32);
     assert_eq!(s.strength_elo, 1062); // 1600 - (0.346574 - 0.2638) * 6500 = 1061.97
     assert_eq!(s.strength_se, 679); // 6500 * 0.361985 / sqrt(12) = 679.22
@@ -71,40 +67,12 @@ fn inverse_variance_weighting() {
 fn rolling_keeps_the_last_ten_games() {
     let mut t = RollingTracker::new();
     // Two early games at 3000 that must fall out of the window, then ten at 1000..1900.
-    t.push(
-        "p",
-        Strength {
-            strength_elo: 3000,
-            strength_se: 50,
-        },
-        Some(2000),
-    );
-    t.push(
-        "q",
-        Strength {
-            strength_elo: 1234,
-            strength_se: 100,
-        },
-        None,
-    );
-    t.push(
-        "p",
-        Strength {
-            strength_elo: 3000,
-            strength_se: 50,
-        },
-        Some(2000),
-    );
+    t.push("p", Strength { strength_elo: 3000, strength_se: 50 }, Some(2000));
+    t.push("q", Strength { strength_elo: 1234, strength_se: 100 }, None);
+    t.push("p", Strength { strength_elo: 3000, strength_se: 50 }, Some(2000));
     let mut last = None;
     for i in 0..10 {
-        last = Some(t.push(
-            "p",
-            Strength {
-                strength_elo: 1000 + 100 * i,
-                strength_se: 200,
-            },
-            Some(1500),
-        ));
+        last = Some(t.push("p", Strength { strength_elo: 1000 + 100 * i, strength_se: 200 }, Some(1500)));
     }
     let r = last.unwrap();
     assert_eq!(r.games, 12);
@@ -120,29 +88,19 @@ fn rolling_keeps_the_last_ten_games() {
 
 #[test]
 fn shipped_model_is_versioned_and_keeps_the_original_calibration() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/calibration/strength-model.json"
-    ))
-    .unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/calibration/strength-model.json")).unwrap();
     let m = StrengthModel::from_json(&text).unwrap();
     assert_eq!(m.version, 1);
     assert_eq!(m, StrengthModel::shipped());
     let o = &m.original_calibration;
-    assert_eq!(
-        (o.anchor_elo, o.anchor_ase, o.elo_per_ase_unit),
-        (1600.0, 0.2638, 6500.0)
-    );
+    assert_eq!((o.anchor_elo, o.anchor_ase, o.elo_per_ase_unit), (1600.0, 0.2638, 6500.0));
     assert!(m.elo_per_ase_unit > 0.0);
     // Round trip and version check.
     let j = serde_json::to_string(&m).unwrap();
     assert_eq!(StrengthModel::from_json(&j).unwrap(), m);
     let bad = j.replace("\"version\":1", "\"version\":99");
-    assert!(
-        StrengthModel::from_json(&bad)
-            .unwrap_err()
-            .contains("version")
-    );
+    assert!(StrengthModel::from_json(&bad).unwrap_err().contains("version"));
 }
 
 #[test]
@@ -151,24 +109,11 @@ fn oracle_mismatch_is_reported() {
     m.oracle = "internal".into();
     m.depth = Some(8);
     m.pairing = "exact".into();
-    assert!(
-        m.oracle_mismatch("internal", Some(8), None, "exact", None)
-            .is_none()
-    );
-    let w = m
-        .oracle_mismatch("/usr/games/stockfish", Some(8), None, "exact", None)
-        .unwrap();
+    assert!(m.oracle_mismatch("internal", Some(8), None, "exact", None).is_none());
+    let w = m.oracle_mismatch("/usr/games/stockfish", Some(8), None, "exact", None).unwrap();
     assert!(w.contains("stockfish"));
-    let w = m
-        .oracle_mismatch("internal", Some(6), None, "exact", None)
-        .unwrap();
+    let w = m.oracle_mismatch("internal", Some(6), None, "exact", None).unwrap();
     assert!(w.contains("depth 6") && w.contains("depth 8"));
-    assert!(
-        m.oracle_mismatch("internal", None, Some(1000), "exact", None)
-            .is_some()
-    );
-    assert!(
-        m.oracle_mismatch("internal", Some(8), None, "reuse", None)
-            .is_some()
-    );
+    assert!(m.oracle_mismatch("internal", None, Some(1000), "exact", None).is_some());
+    assert!(m.oracle_mismatch("internal", Some(8), None, "reuse", None).is_some());
 }

@@ -48,18 +48,11 @@ fn malformed_games_are_reported_and_skipped() {
     assert_eq!(games.len(), 4);
     let g1 = games[0].as_ref().unwrap();
     assert_eq!(g1.number, 1);
-    assert_eq!(
-        g1.moves.len(),
-        32,
-        "variations and comments must not add moves"
-    );
+    assert_eq!(g1.moves.len(), 32, "variations and comments must not add moves");
     assert_eq!((g1.white_elo, g1.black_elo), (Some(1500), None));
     let e2 = games[1].as_ref().unwrap_err();
     assert_eq!(e2.number, 2);
-    assert!(
-        e2.message.contains("Ke3") && e2.message.contains("ply 3"),
-        "{e2}"
-    );
+    assert!(e2.message.contains("Ke3") && e2.message.contains("ply 3"), "{e2}");
     let g3 = games[2].as_ref().unwrap();
     assert_eq!(g3.number, 3);
     assert_eq!(g3.moves.len(), 4);
@@ -73,10 +66,7 @@ fn malformed_games_are_reported_and_skipped() {
 }
 
 fn tmp_pgn(name: &str, text: &str) -> std::path::PathBuf {
-    let p = std::env::temp_dir().join(format!(
-        "sparring-estimate-{}-{name}.pgn",
-        std::process::id()
-    ));
+    let p = std::env::temp_dir().join(format!("sparring-estimate-{}-{name}.pgn", std::process::id()));
     std::fs::write(&p, text).unwrap();
     p
 }
@@ -85,16 +75,7 @@ fn tmp_pgn(name: &str, text: &str) -> std::path::PathBuf {
 fn cli_reports_bad_games_and_analyses_the_rest() {
     let p = tmp_pgn("cli", THREE_GAMES);
     let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
-        .args([
-            "strength",
-            p.to_str().unwrap(),
-            "--depth",
-            "3",
-            "--format",
-            "json",
-            "--jobs",
-            "2",
-        ])
+        .args(["strength", p.to_str().unwrap(), "--depth", "3", "--format", "json", "--jobs", "2"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -102,19 +83,9 @@ fn cli_reports_bad_games_and_analyses_the_rest() {
     assert!(stderr.contains("skipping game 2"), "{stderr}");
     assert!(stderr.contains("skipping game 4"), "{stderr}");
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let skipped: Vec<u64> = j["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["game"].as_u64().unwrap())
-        .collect();
+    let skipped: Vec<u64> = j["skipped"].as_array().unwrap().iter().map(|e| e["game"].as_u64().unwrap()).collect();
     assert_eq!(skipped, vec![2, 4]);
-    let games: Vec<u64> = j["sides"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["game"].as_u64().unwrap())
-        .collect();
+    let games: Vec<u64> = j["sides"].as_array().unwrap().iter().map(|s| s["game"].as_u64().unwrap()).collect();
     assert_eq!(games, vec![1, 1, 3, 3]);
     // Game 1 has 16 plies per side: both sides get an estimate; game 3 is too short.
     let s = &j["sides"][0];
@@ -122,24 +93,13 @@ fn cli_reports_bad_games_and_analyses_the_rest() {
     assert!(j["sides"][2]["strength_elo"].is_null());
     // Player filter and the CSV format.
     let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
-        .args([
-            "strength",
-            p.to_str().unwrap(),
-            "--depth",
-            "2",
-            "--format",
-            "csv",
-            "--player",
-            "ann",
-        ])
+        .args(["strength", p.to_str().unwrap(), "--depth", "2", "--format", "csv", "--player", "ann"])
         .output()
         .unwrap();
     assert!(out.status.success());
     let csv = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(
-        lines[0].starts_with("game,color,player,rating,n,ase,sd,p75_loss,strength_elo,strength_se")
-    );
+    assert!(lines[0].starts_with("game,color,player,rating,n,ase,sd,p75_loss,strength_elo,strength_se"));
     assert_eq!(lines.len(), 3, "{csv}");
     assert!(lines[1].starts_with("1,white,Ann,1500,") && lines[2].starts_with("3,white,Ann,,"));
     let _ = std::fs::remove_file(p);
@@ -149,49 +109,24 @@ fn cli_reports_bad_games_and_analyses_the_rest() {
 fn cli_refit_refuses_too_few_samples() {
     let p = tmp_pgn("refit", THREE_GAMES);
     let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
-        .args([
-            "strength",
-            "refit",
-            p.to_str().unwrap(),
-            "--depth",
-            "2",
-            "--quiet",
-        ])
+        .args(["strength", "refit", p.to_str().unwrap(), "--depth", "2", "--quiet"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("refusing to refit") && stderr.contains("at least 20"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("refusing to refit") && stderr.contains("at least 20"), "{stderr}");
     let _ = std::fs::remove_file(p);
     // Usage errors exit with 2.
-    let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
-        .args(["strength", "--bogus"])
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring")).args(["strength", "--bogus"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn uci_info_scores() {
-    assert_eq!(
-        parse_info_score("info depth 5 score cp -35 nodes 10 pv e2e4"),
-        Some(-35)
-    );
-    assert_eq!(
-        parse_info_score("info depth 9 score mate 2 pv a1a8"),
-        Some(MATE - 3)
-    );
-    assert_eq!(
-        parse_info_score("info depth 9 score mate -1 pv a1a8"),
-        Some(-MATE + 2)
-    );
-    assert_eq!(
-        parse_info_score("info depth 9 score cp 20 lowerbound"),
-        None
-    );
+    assert_eq!(parse_info_score("info depth 5 score cp -35 nodes 10 pv e2e4"), Some(-35));
+    assert_eq!(parse_info_score("info depth 9 score mate 2 pv a1a8"), Some(MATE - 3));
+    assert_eq!(parse_info_score("info depth 9 score mate -1 pv a1a8"), Some(-MATE + 2));
+    assert_eq!(parse_info_score("info depth 9 score cp 20 lowerbound"), None);
     assert_eq!(parse_info_score("info depth 9 multipv 2 score cp 20"), None);
     assert_eq!(parse_info_score("info string hello"), None);
 }
@@ -207,13 +142,7 @@ fn uci_oracle_with_the_projects_own_engine() {
         .unwrap();
     let e = o.evaluate(&root, &[], Budget::Depth(3)).unwrap();
     assert_eq!(e.score, MATE - 1);
-    assert_eq!(
-        e.best
-            .unwrap()
-            .to_uci(shakmaty::CastlingMode::Standard)
-            .to_string(),
-        "a1a8"
-    );
+    assert_eq!(e.best.unwrap().to_uci(shakmaty::CastlingMode::Standard).to_string(), "a1a8");
     // A queen up after a move list: big positive score for White to move.
     let start = shakmaty::Chess::default();
     let moves: Vec<shakmaty::Move> = {
@@ -221,11 +150,7 @@ fn uci_oracle_with_the_projects_own_engine() {
         ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qe5"]
             .iter()
             .map(|s| {
-                let m = s
-                    .parse::<shakmaty::san::San>()
-                    .unwrap()
-                    .to_move(&pos)
-                    .unwrap();
+                let m = s.parse::<shakmaty::san::San>().unwrap().to_move(&pos).unwrap();
                 shakmaty::Position::play_unchecked(&mut pos, m);
                 m
             })
@@ -254,10 +179,7 @@ fn cli_with_a_uci_oracle() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("warning") && stderr.contains("different oracle"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("warning") && stderr.contains("different oracle"), "{stderr}");
     let csv = String::from_utf8_lossy(&out.stdout);
     assert_eq!(csv.lines().count(), 5, "{csv}");
     let _ = std::fs::remove_file(p);
@@ -265,10 +187,7 @@ fn cli_with_a_uci_oracle() {
 
 #[test]
 fn fics_dev_set_reads_cleanly() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/human/fics-blitz-dev.pgn"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/human/fics-blitz-dev.pgn");
     if !std::path::Path::new(path).exists() {
         println!("skipped: ../shared/data not found");
         return;
@@ -277,10 +196,7 @@ fn fics_dev_set_reads_cleanly() {
     assert_eq!(games.len(), 12_948);
     assert!(games.iter().all(|g| g.is_ok()));
     let g = games[0].as_ref().unwrap();
-    assert_eq!(
-        (g.white.as_str(), g.white_elo, g.black_elo, g.moves.len()),
-        ("nossamel", Some(1679), Some(1778), 89)
-    );
+    assert_eq!((g.white.as_str(), g.white_elo, g.black_elo, g.moves.len()), ("nossamel", Some(1679), Some(1778), 89));
     assert!(games.iter().all(|g| {
         let g = g.as_ref().unwrap();
         g.white_elo.is_some() && g.black_elo.is_some()

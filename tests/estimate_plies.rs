@@ -1,9 +1,7 @@
 //! cpLoss and eligibility: the pure verdict on hand-made numbers, and the internal oracle on
 //! hand-made positions (forced move, mate, decided position, ordinary move).
 
-use sparring::estimate::analyse::{
-    EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply,
-};
+use sparring::estimate::analyse::{EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply};
 use sparring::estimate::model::{StrengthModel, scaled_error};
 use sparring::estimate::oracle::{Budget, InternalOracle};
 use sparring::estimate::pgn::{PgnGame, read_games};
@@ -20,26 +18,14 @@ fn verdict_forced_move_is_excluded_without_loss() {
 #[test]
 fn verdict_mate_scores_are_excluded() {
     // Side to move mates in 2 (3 plies) / is mated in 2.
-    assert_eq!(
-        judge_ply(20, MATE - 3, MATE - 3, true).excluded,
-        Some(Exclusion::Mate)
-    );
-    assert_eq!(
-        judge_ply(20, -MATE + 4, -MATE + 4, true).excluded,
-        Some(Exclusion::Mate)
-    );
+    assert_eq!(judge_ply(20, MATE - 3, MATE - 3, true).excluded, Some(Exclusion::Mate));
+    assert_eq!(judge_ply(20, -MATE + 4, -MATE + 4, true).excluded, Some(Exclusion::Mate));
 }
 
 #[test]
 fn verdict_decided_positions_are_excluded_either_colour() {
-    assert_eq!(
-        judge_ply(30, 601, 590, false).excluded,
-        Some(Exclusion::Decided)
-    );
-    assert_eq!(
-        judge_ply(30, -750, -800, false).excluded,
-        Some(Exclusion::Decided)
-    );
+    assert_eq!(judge_ply(30, 601, 590, false).excluded, Some(Exclusion::Decided));
+    assert_eq!(judge_ply(30, -750, -800, false).excluded, Some(Exclusion::Decided));
     // Exactly 600 is still eligible.
     let v = judge_ply(30, 600, 500, false);
     assert!(v.eligible());
@@ -81,19 +67,8 @@ fn game(pgn: &str) -> PgnGame {
 fn analyse(pgn: &str, depth: i32) -> sparring::estimate::analyse::GameAnalysis {
     let mut oracle = InternalOracle::new(4);
     let cache = EvalCache::new(1000);
-    let settings = Settings {
-        budget: Budget::Depth(depth),
-        pairing: Pairing::Exact,
-        player: None,
-    };
-    analyse_game(
-        &mut oracle,
-        &cache,
-        &game(pgn),
-        &settings,
-        &StrengthModel::pawnbook(),
-    )
-    .unwrap()
+    let settings = Settings { budget: Budget::Depth(depth), pairing: Pairing::Exact, player: None };
+    analyse_game(&mut oracle, &cache, &game(pgn), &settings, &StrengthModel::pawnbook()).unwrap()
 }
 
 #[test]
@@ -111,10 +86,7 @@ fn internal_oracle_forced_move() {
 fn internal_oracle_mate_position() {
     // Back-rank mate in one is on the board; whatever White plays, the ply is not counted.
     for mv in ["Ra8#", "Kf1"] {
-        let a = analyse(
-            &format!("[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]\n\n1. {mv} *\n"),
-            4,
-        );
+        let a = analyse(&format!("[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]\n\n1. {mv} *\n"), 4);
         let p = &a.plies[0];
         assert!(p.value.unwrap() > sparring::search::MATE_BOUND, "{p:?}");
         assert_eq!(p.excluded, Some(Exclusion::Mate), "{p:?}");
@@ -125,10 +97,7 @@ fn internal_oracle_mate_position() {
 #[test]
 fn internal_oracle_decided_position() {
     // White has every piece against a lone king (well beyond 600 cp), Black to move.
-    let a = analyse(
-        "[FEN \"4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR b KQ - 0 1\"]\n\n1... Kd7 2. e4 *\n",
-        4,
-    );
+    let a = analyse("[FEN \"4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR b KQ - 0 1\"]\n\n1... Kd7 2. e4 *\n", 4);
     for p in &a.plies {
         assert_eq!(p.excluded, Some(Exclusion::Decided), "{p:?}");
         assert!(p.value.unwrap().abs() > 600);
@@ -155,30 +124,9 @@ fn player_filter_skips_the_other_side() {
     let mut oracle = InternalOracle::new(4);
     let cache = EvalCache::new(0);
     let g = game("[White \"Ann\"]\n[Black \"Bo\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n");
-    let settings = Settings {
-        budget: Budget::Depth(3),
-        pairing: Pairing::Reuse,
-        player: Some("bo".to_string()),
-    };
-    let a = analyse_game(
-        &mut oracle,
-        &cache,
-        &g,
-        &settings,
-        &StrengthModel::pawnbook(),
-    )
-    .unwrap();
+    let settings = Settings { budget: Budget::Depth(3), pairing: Pairing::Reuse, player: Some("bo".to_string()) };
+    let a = analyse_game(&mut oracle, &cache, &g, &settings, &StrengthModel::pawnbook()).unwrap();
     assert!(!a.sides[0].analysed && a.sides[1].analysed);
-    assert!(
-        a.plies
-            .iter()
-            .filter(|p| p.color == "white")
-            .all(|p| p.excluded == Some(Exclusion::Skipped))
-    );
-    assert!(
-        a.plies
-            .iter()
-            .filter(|p| p.color == "black")
-            .all(|p| p.cp_loss.is_some())
-    );
+    assert!(a.plies.iter().filter(|p| p.color == "white").all(|p| p.excluded == Some(Exclusion::Skipped)));
+    assert!(a.plies.iter().filter(|p| p.color == "black").all(|p| p.cp_loss.is_some()));
 }

@@ -2,9 +2,7 @@
 //! the held-out evaluation and the samples CSV.
 
 use sparring::estimate::model::StrengthModel;
-use sparring::estimate::refit::{
-    FitPart, Sample, Weighting, evaluate, read_samples_csv, refit, wls,
-};
+use sparring::estimate::refit::{FitPart, Sample, Weighting, evaluate, read_samples_csv, refit, wls};
 
 /// A small deterministic generator (SplitMix64) for synthetic data.
 struct Rng(u64);
@@ -27,11 +25,7 @@ fn samples(count: usize, k: f64, a_elo: f64, a_ase: f64, noise: f64, seed: u64) 
             let e = (r.next() - 0.5) * 2.0 * noise;
             Sample {
                 game: i + 1,
-                color: if i % 2 == 0 {
-                    "white".into()
-                } else {
-                    "black".into()
-                },
+                color: if i % 2 == 0 { "white".into() } else { "black".into() },
                 player: format!("p{}", i % 7),
                 rating: a_elo - (ase - a_ase) * k + e,
                 n,
@@ -46,13 +40,7 @@ fn samples(count: usize, k: f64, a_elo: f64, a_ase: f64, noise: f64, seed: u64) 
 #[test]
 fn refit_recovers_exact_coefficients() {
     let s = samples(40, 4000.0, 1500.0, 0.3, 0.0, 1);
-    let (m, fit) = refit(
-        &s,
-        Weighting::Plies,
-        Some(1500.0),
-        &StrengthModel::pawnbook(),
-    )
-    .unwrap();
+    let (m, fit) = refit(&s, Weighting::Plies, Some(1500.0), &StrengthModel::pawnbook()).unwrap();
     assert!((m.elo_per_ase_unit - 4000.0).abs() < 1e-6, "{m:?}");
     assert!((m.anchor_elo - 1500.0).abs() < 1e-9);
     assert!((m.anchor_ase - 0.3).abs() < 1e-9);
@@ -71,13 +59,7 @@ fn refit_recovers_exact_coefficients() {
 #[test]
 fn refit_recovers_noisy_coefficients() {
     let s = samples(5000, 3000.0, 1400.0, 0.35, 300.0, 7);
-    let (m, fit) = refit(
-        &s,
-        Weighting::Plies,
-        Some(1400.0),
-        &StrengthModel::pawnbook(),
-    )
-    .unwrap();
+    let (m, fit) = refit(&s, Weighting::Plies, Some(1400.0), &StrengthModel::pawnbook()).unwrap();
     assert!((m.elo_per_ase_unit - 3000.0).abs() < 100.0, "{m:?}");
     assert!((m.anchor_ase - 0.35).abs() < 0.01, "{m:?}");
     assert!(fit.r2 > 0.5 && fit.r2 < 1.0);
@@ -99,10 +81,7 @@ fn weighted_fit_by_hand() {
 fn too_few_samples_are_refused() {
     let s = samples(19, 4000.0, 1500.0, 0.3, 0.0, 3);
     let e = refit(&s, Weighting::Plies, None, &StrengthModel::pawnbook()).unwrap_err();
-    assert!(
-        e.contains("refusing") && e.contains("19") && e.contains("20"),
-        "{e}"
-    );
+    assert!(e.contains("refusing") && e.contains("19") && e.contains("20"), "{e}");
     // Samples with < 12 eligible plies do not count.
     let mut s = samples(25, 4000.0, 1500.0, 0.3, 0.0, 3);
     for x in s.iter_mut().take(10) {
@@ -110,13 +89,7 @@ fn too_few_samples_are_refused() {
     }
     assert!(refit(&s, Weighting::Plies, None, &StrengthModel::pawnbook()).is_err());
     assert!(
-        refit(
-            &samples(20, 4000.0, 1500.0, 0.3, 0.0, 3),
-            Weighting::Plies,
-            None,
-            &StrengthModel::pawnbook()
-        )
-        .is_ok()
+        refit(&samples(20, 4000.0, 1500.0, 0.3, 0.0, 3), Weighting::Plies, None, &StrengthModel::pawnbook()).is_ok()
     );
     // A rising line is refused as well.
     let rising = samples(30, -2000.0, 1500.0, 0.3, 0.0, 5);

@@ -72,23 +72,11 @@ impl Verdict {
 
 /// Judges one ply. `value` and `played_value` are from the side to move's view (engine score
 /// convention); they are ignored for a forced move.
-pub fn judge_ply(
-    legal_moves: usize,
-    value: i32,
-    played_value: i32,
-    played_is_best: bool,
-) -> Verdict {
+pub fn judge_ply(legal_moves: usize, value: i32, played_value: i32, played_is_best: bool) -> Verdict {
     if legal_moves <= 1 {
-        return Verdict {
-            cp_loss: None,
-            excluded: Some(Exclusion::Forced),
-        };
+        return Verdict { cp_loss: None, excluded: Some(Exclusion::Forced) };
     }
-    let cp_loss = if played_is_best {
-        0
-    } else {
-        (score_as_cp(value) - score_as_cp(played_value)).max(0)
-    };
+    let cp_loss = if played_is_best { 0 } else { (score_as_cp(value) - score_as_cp(played_value)).max(0) };
     // |value| is the same from either side's view, so "from White's view" needs no sign flip.
     let excluded = if is_mate(value) {
         Some(Exclusion::Mate)
@@ -97,10 +85,7 @@ pub fn judge_ply(
     } else {
         None
     };
-    Verdict {
-        cp_loss: Some(cp_loss),
-        excluded,
-    }
+    Verdict { cp_loss: Some(cp_loss), excluded }
 }
 
 /// One analysed ply.
@@ -164,12 +149,7 @@ pub struct EvalCache {
 
 impl EvalCache {
     pub fn new(capacity: usize) -> EvalCache {
-        EvalCache {
-            map: Mutex::new(HashMap::new()),
-            capacity,
-            hits: AtomicU64::new(0),
-            misses: AtomicU64::new(0),
-        }
+        EvalCache { map: Mutex::new(HashMap::new()), capacity, hits: AtomicU64::new(0), misses: AtomicU64::new(0) }
     }
 
     fn get(&self, key: (u64, Budget)) -> Option<Eval> {
@@ -204,25 +184,13 @@ struct GameCtx<'a> {
 
 impl GameCtx<'_> {
     /// Value of position `i` (after `i` plies) for its side to move, with the oracle's best move.
-    fn eval(
-        &self,
-        oracle: &mut dyn Oracle,
-        cache: &EvalCache,
-        i: usize,
-        budget: Budget,
-    ) -> Result<Eval, String> {
+    fn eval(&self, oracle: &mut dyn Oracle, cache: &EvalCache, i: usize, budget: Budget) -> Result<Eval, String> {
         let pos = &self.positions[i];
         if pos.is_checkmate() {
-            return Ok(Eval {
-                score: -MATE,
-                best: None,
-            });
+            return Ok(Eval { score: -MATE, best: None });
         }
         if pos.is_stalemate() || pos.is_insufficient_material() {
-            return Ok(Eval {
-                score: 0,
-                best: None,
-            });
+            return Ok(Eval { score: 0, best: None });
         }
         let key = (self.keys[i], budget);
         if let Some(e) = cache.get(key) {
@@ -239,9 +207,7 @@ fn uci(m: Move) -> String {
 }
 
 fn matches_player(filter: &Option<String>, name: &str) -> bool {
-    filter
-        .as_ref()
-        .is_none_or(|f| f.eq_ignore_ascii_case(name.trim()))
+    filter.as_ref().is_none_or(|f| f.eq_ignore_ascii_case(name.trim()))
 }
 
 /// Analyses one game with the given oracle.
@@ -260,15 +226,8 @@ pub fn analyse_game(
         positions.push(pos.clone());
     }
     let keys = positions.iter().map(zobrist).collect();
-    let ctx = GameCtx {
-        game,
-        positions,
-        keys,
-    };
-    let want = [
-        matches_player(&settings.player, &game.white),
-        matches_player(&settings.player, &game.black),
-    ];
+    let ctx = GameCtx { game, positions, keys };
+    let want = [matches_player(&settings.player, &game.white), matches_player(&settings.player, &game.black)];
     let budget = settings.budget;
     let mut plies = Vec::with_capacity(game.moves.len());
     for (i, &played) in game.moves.iter().enumerate() {
@@ -315,21 +274,14 @@ pub fn analyse_game(
         rec.cp_loss = v.cp_loss;
         rec.eligible = v.eligible();
         rec.excluded = v.excluded;
-        rec.scaled_error = if v.eligible() {
-            v.cp_loss.map(model::scaled_error)
-        } else {
-            None
-        };
+        rec.scaled_error = if v.eligible() { v.cp_loss.map(model::scaled_error) } else { None };
         plies.push(rec);
     }
     let sides = [0usize, 1].map(|s| {
         let white = s == 0;
         let (player, rating) = game.side(white);
-        let losses: Vec<i32> = plies
-            .iter()
-            .filter(|p| p.eligible && (p.color == "white") == white)
-            .filter_map(|p| p.cp_loss)
-            .collect();
+        let losses: Vec<i32> =
+            plies.iter().filter(|p| p.eligible && (p.color == "white") == white).filter_map(|p| p.cp_loss).collect();
         let stats = model::side_stats(&losses);
         let strength = stats.as_ref().and_then(|st| model::strength(model, st));
         SideResult {
@@ -399,8 +351,7 @@ pub fn analyse_all(
     };
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let slots: Mutex<Vec<Option<Result<GameAnalysis, GameError>>>> =
-        Mutex::new(vec![None; games.len()]);
+    let slots: Mutex<Vec<Option<Result<GameAnalysis, GameError>>>> = Mutex::new(vec![None; games.len()]);
     let startup_error: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|s| {
         for _ in 0..jobs {
@@ -424,12 +375,8 @@ pub fn analyse_all(
                         return;
                     }
                     let g = &games[i];
-                    let r = analyse_game(oracle.as_mut(), &cache, g, settings, model).map_err(
-                        |message| GameError {
-                            number: g.number,
-                            message,
-                        },
-                    );
+                    let r = analyse_game(oracle.as_mut(), &cache, g, settings, model)
+                        .map_err(|message| GameError { number: g.number, message });
                     pb.inc(g.moves.len() as u64);
                     if let Ok(mut v) = slots.lock() {
                         v[i] = Some(r);
@@ -447,25 +394,14 @@ pub fn analyse_all(
         .map_err(|_| "worker panicked".to_string())?
         .into_iter()
         .zip(games)
-        .map(|(r, g)| {
-            r.unwrap_or_else(|| {
-                Err(GameError {
-                    number: g.number,
-                    message: "not analysed".to_string(),
-                })
-            })
-        })
+        .map(|(r, g)| r.unwrap_or_else(|| Err(GameError { number: g.number, message: "not analysed".to_string() })))
         .collect();
     let seconds = start.elapsed().as_secs_f64();
     let stats = RunStats {
         games: games.len(),
         plies: total_plies,
         seconds,
-        plies_per_second: if seconds > 0.0 {
-            total_plies as f64 / seconds
-        } else {
-            0.0
-        },
+        plies_per_second: if seconds > 0.0 { total_plies as f64 / seconds } else { 0.0 },
         cache_hits: cache.hits.load(Ordering::Relaxed),
         cache_misses: cache.misses.load(Ordering::Relaxed),
     };

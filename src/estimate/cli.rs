@@ -114,8 +114,7 @@ pub struct RefitCli {
 pub fn run(args: &[String]) -> ExitCode {
     let refit = args.first().map(String::as_str) == Some("refit");
     let result = if refit {
-        let argv =
-            std::iter::once("sparring strength refit".to_string()).chain(args[1..].iter().cloned());
+        let argv = std::iter::once("sparring strength refit".to_string()).chain(args[1..].iter().cloned());
         match RefitCli::try_parse_from(argv) {
             Ok(c) => run_refit(c),
             Err(e) => return clap_exit(e),
@@ -138,11 +137,7 @@ pub fn run(args: &[String]) -> ExitCode {
 
 fn clap_exit(e: clap::Error) -> ExitCode {
     let _ = e.print();
-    if e.use_stderr() {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    }
+    if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS }
 }
 
 /// The oracle setup of a run, resolved against the model's defaults.
@@ -170,20 +165,8 @@ fn resolve(o: &OracleArgs, player: Option<String>) -> Result<Setup, String> {
             _ => Budget::Depth(DEFAULT_DEPTH),
         },
     };
-    let pairing = o.pairing.unwrap_or(if model.pairing == "reuse" {
-        Pairing::Reuse
-    } else {
-        Pairing::Exact
-    });
-    Ok(Setup {
-        spec,
-        settings: Settings {
-            budget,
-            pairing,
-            player,
-        },
-        model,
-    })
+    let pairing = o.pairing.unwrap_or(if model.pairing == "reuse" { Pairing::Reuse } else { Pairing::Exact });
+    Ok(Setup { spec, settings: Settings { budget, pairing, player }, model })
 }
 
 fn budget_fields(b: Budget) -> (Option<i32>, Option<u64>) {
@@ -224,13 +207,8 @@ fn load_and_analyse(
     }
     let (d, n) = budget_fields(setup.settings.budget);
     let fp = (setup.spec == OracleSpec::Internal).then(super::oracle::internal_fingerprint);
-    if let Some(w) = setup.model.oracle_mismatch(
-        &setup.spec.id(),
-        d,
-        n,
-        setup.settings.pairing.as_str(),
-        fp.as_deref(),
-    ) {
+    if let Some(w) = setup.model.oracle_mismatch(&setup.spec.id(), d, n, setup.settings.pairing.as_str(), fp.as_deref())
+    {
         eprintln!("sparring strength: warning: {w}");
     }
     let opts = RunOptions {
@@ -291,13 +269,8 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
     let setup = resolve(&c.oracle, None)?;
     let (samples, data, stats) = match (&c.file, &c.samples) {
         (_, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            (
-                refit::read_samples_csv(&text)?,
-                path.display().to_string(),
-                None,
-            )
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            (refit::read_samples_csv(&text)?, path.display().to_string(), None)
         }
         (Some(file), None) => {
             let (games, errors, stats) = load_and_analyse(file, &c.oracle, &setup)?;
@@ -343,22 +316,14 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
         template.pairing = setup.settings.pairing.as_str().to_string();
     }
     // The samples must come from this build when the oracle is internal (see the bench script).
-    template.oracle_fingerprint =
-        (template.oracle == "internal").then(super::oracle::internal_fingerprint);
+    template.oracle_fingerprint = (template.oracle == "internal").then(super::oracle::internal_fingerprint);
     let (mut model, fit) = refit::refit(&fit_set, c.weights, c.anchor_elo, &template)?;
     let baseline = {
-        let r: Vec<f64> = fit_set
-            .iter()
-            .filter(|s| s.n >= super::model::MIN_ELIGIBLE_PLIES)
-            .map(|s| s.rating)
-            .collect();
+        let r: Vec<f64> =
+            fit_set.iter().filter(|s| s.n >= super::model::MIN_ELIGIBLE_PLIES).map(|s| s.rating).collect();
         r.iter().sum::<f64>() / r.len().max(1) as f64
     };
-    let eval = if held_out.is_empty() {
-        None
-    } else {
-        Some(refit::evaluate(&model, &held_out, baseline))
-    };
+    let eval = if held_out.is_empty() { None } else { Some(refit::evaluate(&model, &held_out, baseline)) };
     if let Some(fi) = model.fitted.as_mut() {
         fi.data = data.clone();
         fi.selection = format!(
@@ -366,10 +331,7 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
             c.fit_part.describe(),
             c.oracle.every.max(1),
             c.oracle.offset % c.oracle.every.max(1),
-            c.oracle
-                .limit
-                .map(|l| format!(", at most {l} games"))
-                .unwrap_or_default()
+            c.oracle.limit.map(|l| format!(", at most {l} games")).unwrap_or_default()
         );
         fi.held_out = eval.as_ref().and_then(|e| serde_json::to_value(e).ok());
     }
@@ -380,10 +342,7 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
     }
     match &c.out {
         Some(p) => model.save(p)?,
-        None => println!(
-            "{}",
-            serde_json::to_string_pretty(&model).map_err(|e| e.to_string())?
-        ),
+        None => println!("{}", serde_json::to_string_pretty(&model).map_err(|e| e.to_string())?),
     }
     Ok(())
 }

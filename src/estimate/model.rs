@@ -112,24 +112,18 @@ impl StrengthModel {
     }
 
     pub fn from_json(s: &str) -> Result<StrengthModel, String> {
-        let m: StrengthModel =
-            serde_json::from_str(s).map_err(|e| format!("bad strength model: {e}"))?;
+        let m: StrengthModel = serde_json::from_str(s).map_err(|e| format!("bad strength model: {e}"))?;
         if m.version != MODEL_VERSION {
-            return Err(format!(
-                "strength model version {} not supported (expected {MODEL_VERSION})",
-                m.version
-            ));
+            return Err(format!("strength model version {} not supported (expected {MODEL_VERSION})", m.version));
         }
-        if !(m.elo_per_ase_unit.is_finite() && m.anchor_ase.is_finite() && m.anchor_elo.is_finite())
-        {
+        if !(m.elo_per_ase_unit.is_finite() && m.anchor_ase.is_finite() && m.anchor_elo.is_finite()) {
             return Err("strength model has non-finite coefficients".to_string());
         }
         Ok(m)
     }
 
     pub fn load(path: &Path) -> Result<StrengthModel, String> {
-        let s = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let s = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         StrengthModel::from_json(&s)
     }
 
@@ -174,11 +168,7 @@ impl StrengthModel {
             diffs.push(format!("oracle '{oracle}' (model: '{}')", self.oracle));
         }
         if self.depth != depth || self.nodes != nodes {
-            diffs.push(format!(
-                "budget {} (model: {})",
-                budget_str(depth, nodes),
-                budget_str(self.depth, self.nodes)
-            ));
+            diffs.push(format!("budget {} (model: {})", budget_str(depth, nodes), budget_str(self.depth, self.nodes)));
         }
         if self.pairing != pairing {
             diffs.push(format!("pairing '{pairing}' (model: '{}')", self.pairing));
@@ -244,18 +234,10 @@ pub fn side_stats(cp_losses: &[i32]) -> Option<SideStats> {
     }
     let errs: Vec<f64> = cp_losses.iter().map(|&l| scaled_error(l)).collect();
     let ase = errs.iter().sum::<f64>() / n as f64;
-    let sd = if n > 1 {
-        (errs.iter().map(|e| (e - ase) * (e - ase)).sum::<f64>() / (n - 1) as f64).sqrt()
-    } else {
-        0.0
-    };
+    let sd =
+        if n > 1 { (errs.iter().map(|e| (e - ase) * (e - ase)).sum::<f64>() / (n - 1) as f64).sqrt() } else { 0.0 };
     let losses: Vec<f64> = cp_losses.iter().map(|&l| l.max(0) as f64).collect();
-    Some(SideStats {
-        n,
-        ase,
-        sd,
-        p75_loss: percentile(&losses, 0.75),
-    })
+    Some(SideStats { n, ase, sd, p75_loss: percentile(&losses, 0.75) })
 }
 
 /// The strength of a game side, or `None` when it has fewer than 12 eligible plies.

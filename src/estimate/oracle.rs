@@ -65,11 +65,7 @@ pub fn score_as_cp(score: i32) -> i32 {
 
 /// Converts a UCI `score mate N` (moves, signed) to the engine's mate-score convention.
 pub fn mate_score_from_moves(n: i32) -> i32 {
-    if n > 0 {
-        MATE - (2 * n - 1)
-    } else {
-        -MATE + 2 * (-n)
-    }
+    if n > 0 { MATE - (2 * n - 1) } else { -MATE + 2 * (-n) }
 }
 
 /// Anything that can value positions. Implementations must be usable from one worker thread.
@@ -95,24 +91,16 @@ pub fn internal_fingerprint() -> String {
     ];
     let mut h = blake3::Hasher::new();
     for fen in FENS {
-        let Ok(pos) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
-            f.into_position::<Chess>(CastlingMode::Standard)
-                .map_err(|_| ())
-        }) else {
+        let Ok(pos) = fen
+            .parse::<Fen>()
+            .map_err(|_| ())
+            .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|_| ()))
+        else {
             continue;
         };
         let mut s = Searcher::new(1);
-        let r = s.analyse(
-            &Game::new(pos),
-            &Limits {
-                depth: Some(5),
-                ..Default::default()
-            },
-        );
-        let best = r
-            .best
-            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-            .unwrap_or_default();
+        let r = s.analyse(&Game::new(pos), &Limits { depth: Some(5), ..Default::default() });
+        let best = r.best.map(|m| m.to_uci(CastlingMode::Standard).to_string()).unwrap_or_default();
         h.update(format!("{} {} {best};", r.nodes, r.score).as_bytes());
     }
     h.finalize().to_hex()[..16].to_string()
@@ -125,9 +113,7 @@ pub struct InternalOracle {
 
 impl InternalOracle {
     pub fn new(hash_mb: usize) -> InternalOracle {
-        InternalOracle {
-            searcher: Searcher::new(hash_mb),
-        }
+        InternalOracle { searcher: Searcher::new(hash_mb) }
     }
 }
 
@@ -139,20 +125,11 @@ impl Oracle for InternalOracle {
     fn evaluate(&mut self, root: &Chess, moves: &[Move], budget: Budget) -> Result<Eval, String> {
         let game = Game::with_moves(root.clone(), moves);
         let limits = match budget {
-            Budget::Depth(d) => Limits {
-                depth: Some(d),
-                ..Default::default()
-            },
-            Budget::Nodes(n) => Limits {
-                nodes: Some(n),
-                ..Default::default()
-            },
+            Budget::Depth(d) => Limits { depth: Some(d), ..Default::default() },
+            Budget::Nodes(n) => Limits { nodes: Some(n), ..Default::default() },
         };
         let r = self.searcher.analyse(&game, &limits);
-        Ok(Eval {
-            score: r.score,
-            best: r.best,
-        })
+        Ok(Eval { score: r.score, best: r.best })
     }
 }
 
@@ -227,9 +204,7 @@ impl UciOracle {
     }
 
     fn recv(&mut self) -> Result<String, String> {
-        self.lines
-            .recv_timeout(self.timeout)
-            .map_err(|_| format!("UCI engine '{}' stopped answering", self.command))
+        self.lines.recv_timeout(self.timeout).map_err(|_| format!("UCI engine '{}' stopped answering", self.command))
     }
 
     fn sync(&mut self) -> Result<(), String> {
@@ -317,12 +292,8 @@ impl Oracle for UciOracle {
                     }
                     Err(_) => None,
                 };
-                let score = score.ok_or_else(|| {
-                    format!(
-                        "UCI engine '{}' sent bestmove without a score",
-                        self.command
-                    )
-                })?;
+                let score =
+                    score.ok_or_else(|| format!("UCI engine '{}' sent bestmove without a score", self.command))?;
                 return Ok(Eval { score, best });
             }
         }

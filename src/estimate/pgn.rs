@@ -24,11 +24,7 @@ pub struct PgnGame {
 impl PgnGame {
     /// The player name and rating of a side.
     pub fn side(&self, white: bool) -> (&str, Option<i32>) {
-        if white {
-            (&self.white, self.white_elo)
-        } else {
-            (&self.black, self.black_elo)
-        }
+        if white { (&self.white, self.white_elo) } else { (&self.black, self.black_elo) }
     }
 }
 
@@ -71,10 +67,7 @@ type Out = Result<PgnGame, GameError>;
 
 impl GameVisitor {
     fn fail<T>(&self, message: String) -> ControlFlow<Out, T> {
-        ControlFlow::Break(Err(GameError {
-            number: self.number,
-            message,
-        }))
+        ControlFlow::Break(Err(GameError { number: self.number, message }))
     }
 }
 
@@ -130,12 +123,7 @@ impl Visitor for GameVisitor {
                 }
             }
         };
-        ControlFlow::Continue(Movetext {
-            tags,
-            pos: root.clone(),
-            root,
-            moves: Vec::new(),
-        })
+        ControlFlow::Continue(Movetext { tags, pos: root.clone(), root, moves: Vec::new() })
     }
 
     fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Out> {
@@ -147,9 +135,7 @@ impl Visitor for GameVisitor {
             }
             Err(e) => {
                 let ply = mt.moves.len() + 1;
-                self.fail(format!(
-                    "ply {ply}: illegal or ambiguous move '{san_plus}': {e}"
-                ))
+                self.fail(format!("ply {ply}: illegal or ambiguous move '{san_plus}': {e}"))
             }
         }
     }

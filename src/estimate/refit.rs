@@ -28,12 +28,7 @@ pub struct Sample {
 
 impl Sample {
     pub fn stats(&self) -> SideStats {
-        SideStats {
-            n: self.n,
-            ase: self.ase,
-            sd: self.sd,
-            p75_loss: self.p75_loss,
-        }
+        SideStats { n: self.n, ase: self.ase, sd: self.sd, p75_loss: self.p75_loss }
     }
 }
 
@@ -171,11 +166,7 @@ pub struct Evaluation {
 }
 
 fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
+    if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
 }
 
 /// Per-game and per-player-rolling mean absolute error of `model` on `held_out`, against always
@@ -185,10 +176,7 @@ pub fn evaluate(model: &StrengthModel, held_out: &[Sample], baseline_rating: f64
     let mut per_game_err = Vec::new();
     let mut per_game_base = Vec::new();
     let mut bias = Vec::new();
-    let mut ordered: Vec<&Sample> = held_out
-        .iter()
-        .filter(|s| s.n >= model::MIN_ELIGIBLE_PLIES)
-        .collect();
+    let mut ordered: Vec<&Sample> = held_out.iter().filter(|s| s.n >= model::MIN_ELIGIBLE_PLIES).collect();
     ordered.sort_by_key(|s| (s.game, s.color.clone()));
     let mut by_player: HashMap<&str, Vec<(i32, i32, f64)>> = HashMap::new();
     for s in &ordered {
@@ -198,10 +186,7 @@ pub fn evaluate(model: &StrengthModel, held_out: &[Sample], baseline_rating: f64
         per_game_err.push((st.strength_elo as f64 - s.rating).abs());
         per_game_base.push((baseline_rating - s.rating).abs());
         bias.push(st.strength_elo as f64 - s.rating);
-        by_player
-            .entry(&s.player)
-            .or_default()
-            .push((st.strength_elo, st.strength_se, s.rating));
+        by_player.entry(&s.player).or_default().push((st.strength_elo, st.strength_se, s.rating));
     }
     let (mut w_err, mut w_base, mut l_err, mut l_base) = (vec![], vec![], vec![], vec![]);
     let mut players = 0;
@@ -268,10 +253,7 @@ pub fn read_samples_csv(text: &str) -> Result<Vec<Sample>, String> {
     let mut lines = text.lines();
     let header = split_csv(lines.next().ok_or("empty samples file")?);
     let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| format!("samples CSV lacks column '{name}'"))
+        header.iter().position(|h| h.trim() == name).ok_or_else(|| format!("samples CSV lacks column '{name}'"))
     };
     let (cg, cc, cp, cr, cn, ca, cs, c75) = (
         col("game")?,

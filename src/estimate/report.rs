@@ -60,11 +60,7 @@ pub fn side_rows(games: &[GameAnalysis]) -> (Vec<SideRow>, Vec<Rolling>) {
 }
 
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
@@ -72,16 +68,13 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
 }
 
 fn optf(v: Option<f64>, prec: usize) -> String {
-    v.filter(|x| x.is_finite())
-        .map(|x| format!("{x:.prec$}"))
-        .unwrap_or_default()
+    v.filter(|x| x.is_finite()).map(|x| format!("{x:.prec$}")).unwrap_or_default()
 }
 
 /// Per-game-side CSV (also the input format of `refit --samples`).
 pub fn csv_sides(rows: &[SideRow]) -> String {
-    let mut out = String::from(
-        "game,color,player,rating,n,ase,sd,p75_loss,strength_elo,strength_se,rolling_elo,rolling_se\n",
-    );
+    let mut out =
+        String::from("game,color,player,rating,n,ase,sd,p75_loss,strength_elo,strength_se,rolling_elo,rolling_se\n");
     for r in rows {
         let _ = writeln!(
             out,
@@ -105,9 +98,8 @@ pub fn csv_sides(rows: &[SideRow]) -> String {
 
 /// Per-ply CSV.
 pub fn csv_plies(games: &[GameAnalysis]) -> String {
-    let mut out = String::from(
-        "game,ply,color,played,best,value,played_value,cp_loss,eligible,excluded,scaled_error\n",
-    );
+    let mut out =
+        String::from("game,ply,color,played,best,value,played_value,cp_loss,eligible,excluded,scaled_error\n");
     for g in games {
         for p in &g.plies {
             let _ = writeln!(
@@ -122,9 +114,7 @@ pub fn csv_plies(games: &[GameAnalysis]) -> String {
                 opt(p.played_value),
                 opt(p.cp_loss),
                 p.eligible,
-                p.excluded
-                    .map(|e| format!("{e:?}").to_lowercase())
-                    .unwrap_or_default(),
+                p.excluded.map(|e| format!("{e:?}").to_lowercase()).unwrap_or_default(),
                 optf(p.scaled_error, 6)
             );
         }
@@ -188,15 +178,8 @@ pub fn table(
             }
         }
     }
-    let _ = writeln!(
-        out,
-        "\nPlayers (rolling over the last 10 eligible games, inverse-variance weighted):"
-    );
-    let _ = writeln!(
-        out,
-        "{:<20} {:>6} {:>6} {:>14} {:>10}",
-        "player", "games", "window", "rolling", "rating"
-    );
+    let _ = writeln!(out, "\nPlayers (rolling over the last 10 eligible games, inverse-variance weighted):");
+    let _ = writeln!(out, "{:<20} {:>6} {:>6} {:>14} {:>10}", "player", "games", "window", "rolling", "rating");
     for p in &players {
         let _ = writeln!(
             out,
@@ -271,13 +254,7 @@ pub fn json(
         pairing,
         model,
         run: stats,
-        skipped: errors
-            .iter()
-            .map(|e| JsonError {
-                game: e.number,
-                error: e.message.clone(),
-            })
-            .collect(),
+        skipped: errors.iter().map(|e| JsonError { game: e.number, error: e.message.clone() }).collect(),
         sides,
         players,
         games: if plies { Some(games) } else { None },
