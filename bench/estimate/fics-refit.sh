@@ -35,6 +35,6 @@ m.update(oracle="internal", depth=int(sys.argv[1]), nodes=None, pairing="exact")
 print(json.dumps(m, indent=2))
 PY
 "$BIN" strength refit --samples "$OUT/estimate-$TAG-sides.csv" --model "$TEMPLATE" \
-  --fit-part even --weights plies --out calibration/strength-model.json \
+  --fit-part even --weights plies --every "$EVERY" --out calibration/strength-model.json \
   --report "$OUT/estimate-$TAG-refit.md"
 rm -f "$TEMPLATE"
