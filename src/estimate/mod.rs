@@ -1,6 +1,27 @@
-//! TEMPORARY placeholder; filled in by its issue.
+//! `sparring strength`: playing strength (Elo) from move quality, after Regan & Haworth's scaled
+//! error (SPEC section 8).
+//!
+//! For every eligible ply the oracle values the position and the move played; the centipawn loss
+//! becomes a scaled error `ln(1 + min(cpLoss, 300)/100)`; a game side's mean scaled error (ASE)
+//! maps linearly to Elo through the calibration model (`calibration/strength-model.json`); a
+//! player's last 10 eligible games are combined with inverse-variance weights.
+//!
+//! - [`pgn`]: reading games (main line, FEN starts, bad games reported by number).
+//! - [`oracle`]: the `Oracle` trait, the internal search and UCI engines.
+//! - [`analyse`]: per-ply values, loss, eligibility; parallel workers and the result cache.
+//! - [`model`]: scaled error, per-side statistics, Elo and its standard error, rolling aggregate.
+//! - [`refit`]: weighted least-squares refit and the held-out evaluation.
+//! - [`report`], [`cli`]: output and command line.
 
-pub fn main(_args: &[String]) -> std::process::ExitCode {
-    eprintln!("not yet implemented");
-    std::process::ExitCode::from(2)
+pub mod analyse;
+pub mod cli;
+pub mod model;
+pub mod oracle;
+pub mod pgn;
+pub mod refit;
+pub mod report;
+
+/// `sparring strength ...` (arguments after the subcommand name).
+pub fn main(args: &[String]) -> std::process::ExitCode {
+    cli::run(args)
 }

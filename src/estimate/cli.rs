@@ -1,0 +1,418 @@
+//! `sparring strength FILE.pgn [options]` and `sparring strength refit ...`.
+
+use super::analyse::{self, GameAnalysis, Pairing, RunOptions, RunStats, Settings};
+use super::model::StrengthModel;
+use super::oracle::{Budget, OracleSpec};
+use super::pgn::{self, GameError, PgnGame};
+use super::refit::{self, FitPart, Sample, Weighting};
+use super::report::{self, Format};
+use clap::{Args, Parser};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Depth of the internal oracle when neither the command line nor the model says otherwise.
+pub const DEFAULT_DEPTH: i32 = 6;
+
+/// Oracle and game-selection options shared by analysis and refit.
+#[derive(Args, Debug, Clone)]
+pub struct OracleArgs {
+    /// `internal` (the engine's own search) or a UCI engine command line, e.g. `/usr/games/stockfish`.
+    #[arg(long, default_value = "internal")]
+    pub oracle: String,
+    /// Oracle search depth in plies [default: the model's depth when the oracle is the model's, else 6].
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<i32>,
+    /// Oracle node budget per search instead of a depth.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// How the played move is valued [default: the model's pairing].
+    #[arg(long, value_enum)]
+    pub pairing: Option<Pairing>,
+    /// Parallel workers, each with its own oracle.
+    #[arg(short, long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Hash table per worker, MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Entries of the shared transposition-keyed result cache (0 disables it).
+    #[arg(long, default_value_t = 2_000_000)]
+    pub cache: usize,
+    /// Analyse only games whose number n (1-based) has n % EVERY == OFFSET.
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// Analyse at most this many (selected) games.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Calibration model [default: the shipped calibration/strength-model.json].
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Never draw a progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sparring strength",
+    about = "Estimate playing strength (Elo) from move quality: Regan-Haworth scaled error of each \
+             eligible ply against an oracle engine",
+    after_help = "Refit the calibration: sparring strength refit --help"
+)]
+pub struct AnalyseCli {
+    /// PGN file to analyse.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub oracle: OracleArgs,
+    /// Only analyse this player's moves (case-insensitive name match).
+    #[arg(long)]
+    pub player: Option<String>,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Include per-ply detail (table and JSON); with CSV, print one row per ply instead.
+    #[arg(long)]
+    pub plies: bool,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sparring strength refit",
+    about = "Fit anchor and slope of the strength model by weighted least squares \
+             (rating = a + b*ASE) from game sides with known ratings (at least 20)"
+)]
+pub struct RefitCli {
+    /// PGN with WhiteElo/BlackElo tags to analyse (or use --samples).
+    #[arg(required_unless_present = "samples", conflicts_with = "samples")]
+    pub file: Option<PathBuf>,
+    /// Per-game-side CSV from `sparring strength --format csv` (or --samples-out) instead of a PGN.
+    #[arg(long)]
+    pub samples: Option<PathBuf>,
+    #[command(flatten)]
+    pub oracle: OracleArgs,
+    /// Which games the fit sees; the others are held out and evaluated.
+    #[arg(long, value_enum, default_value = "all")]
+    pub fit_part: FitPart,
+    #[arg(long, value_enum, default_value = "plies")]
+    pub weights: Weighting,
+    /// Express the anchor at this Elo [default: the weighted centroid of the samples].
+    #[arg(long)]
+    pub anchor_elo: Option<f64>,
+    /// Write the fitted model here (else print it).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the analysed samples (CSV) here, for later refits without re-analysis.
+    #[arg(long)]
+    pub samples_out: Option<PathBuf>,
+    /// Write a markdown report of the fit and the held-out evaluation here.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+/// Entry point of `sparring strength ...`.
+pub fn run(args: &[String]) -> ExitCode {
+    let refit = args.first().map(String::as_str) == Some("refit");
+    let result = if refit {
+        let argv = std::iter::once("sparring strength refit".to_string()).chain(args[1..].iter().cloned());
+        match RefitCli::try_parse_from(argv) {
+            Ok(c) => run_refit(c),
+            Err(e) => return clap_exit(e),
+        }
+    } else {
+        let argv = std::iter::once("sparring strength".to_string()).chain(args.iter().cloned());
+        match AnalyseCli::try_parse_from(argv) {
+            Ok(c) => run_analyse(c),
+            Err(e) => return clap_exit(e),
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sparring strength: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn clap_exit(e: clap::Error) -> ExitCode {
+    let _ = e.print();
+    if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS }
+}
+
+/// The oracle setup of a run, resolved against the model's defaults.
+struct Setup {
+    spec: OracleSpec,
+    settings: Settings,
+    model: StrengthModel,
+}
+
+fn resolve(o: &OracleArgs, player: Option<String>) -> Result<Setup, String> {
+    let model = match &o.model {
+        Some(p) => StrengthModel::load(p)?,
+        None => StrengthModel::shipped(),
+    };
+    let spec = OracleSpec::parse(&o.oracle);
+    let budget = match (o.depth, o.nodes) {
+        (Some(d), _) if d >= 1 => Budget::Depth(d),
+        (Some(d), _) => return Err(format!("--depth must be at least 1 (got {d})")),
+        (None, Some(n)) if n >= 1 => Budget::Nodes(n),
+        (None, Some(_)) => return Err("--nodes must be at least 1".to_string()),
+        // The model's budget is the default only for the oracle it was fitted with.
+        (None, None) => match (model.oracle == spec.id(), model.depth, model.nodes) {
+            (true, Some(d), _) => Budget::Depth(d),
+            (true, None, Some(n)) => Budget::Nodes(n),
+            _ => Budget::Depth(DEFAULT_DEPTH),
+        },
+    };
+    let pairing = o.pairing.unwrap_or(if model.pairing == "reuse" { Pairing::Reuse } else { Pairing::Exact });
+    Ok(Setup { spec, settings: Settings { budget, pairing, player }, model })
+}
+
+fn budget_fields(b: Budget) -> (Option<i32>, Option<u64>) {
+    match b {
+        Budget::Depth(d) => (Some(d), None),
+        Budget::Nodes(n) => (None, Some(n)),
+    }
+}
+
+/// Reads the PGN, reports unreadable games, applies --every/--offset/--limit, analyses.
+fn load_and_analyse(
+    file: &Path,
+    o: &OracleArgs,
+    setup: &Setup,
+) -> Result<(Vec<GameAnalysis>, Vec<GameError>, RunStats), String> {
+    let all = pgn::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let every = o.every.max(1);
+    let mut errors = Vec::new();
+    let mut games: Vec<PgnGame> = Vec::new();
+    for g in all {
+        let number = match &g {
+            Ok(g) => g.number,
+            Err(e) => e.number,
+        };
+        if number % every != o.offset % every {
+            continue;
+        }
+        if o.limit.is_some_and(|l| games.len() + errors.len() >= l) {
+            break;
+        }
+        match g {
+            Ok(g) => games.push(g),
+            Err(e) => {
+                eprintln!("sparring strength: skipping {e}");
+                errors.push(e);
+            }
+        }
+    }
+    let (d, n) = budget_fields(setup.settings.budget);
+    let fp = (setup.spec == OracleSpec::Internal).then(super::oracle::internal_fingerprint);
+    if let Some(w) = setup.model.oracle_mismatch(&setup.spec.id(), d, n, setup.settings.pairing.as_str(), fp.as_deref())
+    {
+        eprintln!("sparring strength: warning: {w}");
+    }
+    let opts = RunOptions {
+        oracle: &setup.spec,
+        jobs: o.jobs,
+        hash_mb: o.hash,
+        progress: !o.quiet && std::io::stderr().is_terminal(),
+        cache_entries: o.cache,
+    };
+    let (results, stats) = analyse::analyse_all(&games, &setup.settings, &setup.model, &opts)?;
+    let mut analysed = Vec::new();
+    for r in results {
+        match r {
+            Ok(a) => analysed.push(a),
+            Err(e) => {
+                eprintln!("sparring strength: skipping {e}");
+                errors.push(e);
+            }
+        }
+    }
+    errors.sort_by_key(|e| e.number);
+    Ok((analysed, errors, stats))
+}
+
+fn run_analyse(c: AnalyseCli) -> Result<(), String> {
+    let setup = resolve(&c.oracle, c.player.clone())?;
+    let (games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &setup)?;
+    let text = match (c.format, c.plies) {
+        (Format::Table, p) => report::table(&games, &errors, &stats, &setup.model, p),
+        (Format::Csv, false) => report::csv_sides(&report::side_rows(&games).0),
+        (Format::Csv, true) => report::csv_plies(&games),
+        (Format::Json, p) => report::json(
+            &games,
+            &errors,
+            &stats,
+            &setup.model,
+            &setup.spec.id(),
+            setup.settings.budget.describe(),
+            setup.settings.pairing.as_str(),
+            p,
+        ),
+    };
+    print!("{text}");
+    if c.format != Format::Table {
+        eprintln!(
+            "sparring strength: {} games ({} skipped), {} plies in {:.1} s ({:.1} plies/s)",
+            stats.games,
+            errors.len(),
+            stats.plies,
+            stats.seconds,
+            stats.plies_per_second
+        );
+    }
+    Ok(())
+}
+
+fn run_refit(c: RefitCli) -> Result<(), String> {
+    let setup = resolve(&c.oracle, None)?;
+    let (samples, data, stats) = match (&c.file, &c.samples) {
+        (_, Some(path)) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            (refit::read_samples_csv(&text)?, path.display().to_string(), None)
+        }
+        (Some(file), None) => {
+            let (games, errors, stats) = load_and_analyse(file, &c.oracle, &setup)?;
+            let (rows, _) = report::side_rows(&games);
+            if let Some(p) = &c.samples_out {
+                std::fs::write(p, report::csv_sides(&rows))
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+            }
+            eprintln!(
+                "sparring strength refit: analysed {} games ({} skipped), {:.1} plies/s",
+                stats.games,
+                errors.len(),
+                stats.plies_per_second
+            );
+            let samples = rows
+                .iter()
+                .filter_map(|r| {
+                    Some(Sample {
+                        game: r.game,
+                        color: r.color.to_string(),
+                        player: r.player.clone(),
+                        rating: r.rating? as f64,
+                        n: r.n,
+                        ase: r.ase?,
+                        sd: r.sd?,
+                        p75_loss: r.p75_loss.unwrap_or(f64::NAN),
+                    })
+                })
+                .collect();
+            (samples, file.display().to_string(), Some(stats))
+        }
+        (None, None) => return Err("give a PGN file or --samples".to_string()),
+    };
+    let max_game = samples.iter().map(|s| s.game).max().unwrap_or(0);
+    let (fit_set, held_out) = c.fit_part.split(&samples, max_game);
+    let mut template = setup.model.clone();
+    if c.samples.is_none() {
+        // Fresh analysis: record the oracle actually used.
+        let (d, n) = budget_fields(setup.settings.budget);
+        template.oracle = setup.spec.id();
+        template.depth = d;
+        template.nodes = n;
+        template.pairing = setup.settings.pairing.as_str().to_string();
+    }
+    // The samples must come from this build when the oracle is internal (see the bench script).
+    template.oracle_fingerprint = (template.oracle == "internal").then(super::oracle::internal_fingerprint);
+    let (mut model, fit) = refit::refit(&fit_set, c.weights, c.anchor_elo, &template)?;
+    let baseline = {
+        let r: Vec<f64> =
+            fit_set.iter().filter(|s| s.n >= super::model::MIN_ELIGIBLE_PLIES).map(|s| s.rating).collect();
+        r.iter().sum::<f64>() / r.len().max(1) as f64
+    };
+    let eval = if held_out.is_empty() { None } else { Some(refit::evaluate(&model, &held_out, baseline)) };
+    if let Some(fi) = model.fitted.as_mut() {
+        fi.data = data.clone();
+        fi.selection = format!(
+            "{}; analysed games n with n % {} == {}{}",
+            c.fit_part.describe(),
+            c.oracle.every.max(1),
+            c.oracle.offset % c.oracle.every.max(1),
+            c.oracle.limit.map(|l| format!(", at most {l} games")).unwrap_or_default()
+        );
+        fi.held_out = eval.as_ref().and_then(|e| serde_json::to_value(e).ok());
+    }
+    let text = fit_report(&model, &fit, eval.as_ref(), stats.as_ref(), &data);
+    eprint!("{text}");
+    if let Some(p) = &c.report {
+        std::fs::write(p, &text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    match &c.out {
+        Some(p) => model.save(p)?,
+        None => println!("{}", serde_json::to_string_pretty(&model).map_err(|e| e.to_string())?),
+    }
+    Ok(())
+}
+
+fn fit_report(
+    m: &StrengthModel,
+    fit: &refit::LineFit,
+    eval: Option<&refit::Evaluation>,
+    stats: Option<&RunStats>,
+    data: &str,
+) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(s, "# Strength model refit\n");
+    let _ = writeln!(s, "- data: `{data}`");
+    if let Some(f) = &m.fitted {
+        let _ = writeln!(s, "- fit part: {}", f.selection);
+        let _ = writeln!(s, "- weighting: {}", f.weighting);
+    }
+    let _ = writeln!(
+        s,
+        "- oracle: `{}`, {}, pairing {}",
+        m.oracle,
+        match (m.depth, m.nodes) {
+            (Some(d), _) => format!("depth {d}"),
+            (None, Some(n)) => format!("nodes {n}"),
+            _ => "budget unknown".to_string(),
+        },
+        m.pairing
+    );
+    if let Some(st) = stats {
+        let _ = writeln!(
+            s,
+            "- analysis: {} games, {} plies in {:.0} s = {:.1} plies/s; cache {} hits / {} misses",
+            st.games, st.plies, st.seconds, st.plies_per_second, st.cache_hits, st.cache_misses
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n| coefficient | value |\n|---|---|\n| anchor_elo | {:.1} |\n| anchor_ase | {:.4} |\n| elo_per_ase_unit | {:.1} |\n| samples | {} |\n| weighted R² | {:.4} |\n| weighted RMSE (Elo) | {:.1} |",
+        m.anchor_elo, m.anchor_ase, m.elo_per_ase_unit, fit.samples, fit.r2, fit.weighted_rmse
+    );
+    let o = &m.original_calibration;
+    let _ = writeln!(
+        s,
+        "\nOriginal calibration ({}), kept for reference: anchor_elo {}, anchor_ase {}, elo_per_ase_unit {}.",
+        o.source, o.anchor_elo, o.anchor_ase, o.elo_per_ase_unit
+    );
+    if let Some(e) = eval {
+        let _ = writeln!(
+            s,
+            "\n## Held-out evaluation\n\nBaseline: always predict {:.1} (mean rating of the fitting samples).\n\n\
+             | measure | count | MAE model | MAE baseline |\n|---|---|---|---|\n\
+             | per game side | {} | {:.1} | {:.1} |\n\
+             | rolling 10-game, every full window | {} windows / {} players | {:.1} | {:.1} |\n\
+             | rolling 10-game, last window per player | {} | {:.1} | {:.1} |\n\n\
+             Mean signed error per game (model − rating): {:+.1}.",
+            e.baseline_rating,
+            e.games,
+            e.mae_model,
+            e.mae_baseline,
+            e.windows,
+            e.players,
+            e.mae_rolling,
+            e.mae_rolling_baseline,
+            e.players,
+            e.mae_rolling_last,
+            e.mae_rolling_last_baseline,
+            e.bias_model
+        );
+    }
+    s
+}

@@ -1,0 +1,132 @@
+//! cpLoss and eligibility: the pure verdict on hand-made numbers, and the internal oracle on
+//! hand-made positions (forced move, mate, decided position, ordinary move).
+
+use sparring::estimate::analyse::{EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply};
+use sparring::estimate::model::{StrengthModel, scaled_error};
+use sparring::estimate::oracle::{Budget, InternalOracle};
+use sparring::estimate::pgn::{PgnGame, read_games};
+use sparring::search::MATE;
+
+#[test]
+fn verdict_forced_move_is_excluded_without_loss() {
+    let v = judge_ply(1, 0, -500, false);
+    assert_eq!(v.excluded, Some(Exclusion::Forced));
+    assert_eq!(v.cp_loss, None);
+    assert!(!v.eligible());
+}
+
+#[test]
+fn verdict_mate_scores_are_excluded() {
+    // Side to move mates in 2 (3 plies) / is mated in 2.
+    assert_eq!(judge_ply(20, MATE - 3, MATE - 3, true).excluded, Some(Exclusion::Mate));
+    assert_eq!(judge_ply(20, -MATE + 4, -MATE + 4, true).excluded, Some(Exclusion::Mate));
+}
+
+#[test]
+fn verdict_decided_positions_are_excluded_either_colour() {
+    assert_eq!(judge_ply(30, 601, 590, false).excluded, Some(Exclusion::Decided));
+    assert_eq!(judge_ply(30, -750, -800, false).excluded, Some(Exclusion::Decided));
+    // Exactly 600 is still eligible.
+    let v = judge_ply(30, 600, 500, false);
+    assert!(v.eligible());
+    assert_eq!(v.cp_loss, Some(100));
+}
+
+#[test]
+fn verdict_ordinary_moves() {
+    let v = judge_ply(30, 50, -30, false);
+    assert!(v.eligible());
+    assert_eq!(v.cp_loss, Some(80));
+    // The best move loses nothing even if a shallower/deeper look disagrees.
+    assert_eq!(judge_ply(30, 50, -30, true).cp_loss, Some(0));
+    // A move valued above the position is no loss.
+    assert_eq!(judge_ply(30, 50, 90, false).cp_loss, Some(0));
+    // Walking into a mate: eligible (the position itself is not a mate), loss capped in the error.
+    let v = judge_ply(30, 40, -MATE + 2, false);
+    assert!(v.eligible());
+    assert_eq!(v.cp_loss, Some(10_040));
+    assert!((scaled_error(v.cp_loss.unwrap()) - 4f64.ln()).abs() < 1e-12);
+}
+
+#[test]
+fn scaled_error_formula() {
+    assert_eq!(scaled_error(0), 0.0);
+    assert!((scaled_error(100) - 2f64.ln()).abs() < 1e-12);
+    assert!((scaled_error(50) - 1.5f64.ln()).abs() < 1e-12);
+    assert!((scaled_error(300) - 4f64.ln()).abs() < 1e-12);
+    assert_eq!(scaled_error(301), scaled_error(300));
+    assert_eq!(scaled_error(-20), 0.0);
+}
+
+fn game(pgn: &str) -> PgnGame {
+    let mut v = read_games(pgn.as_bytes()).unwrap();
+    assert_eq!(v.len(), 1);
+    v.pop().unwrap().unwrap()
+}
+
+fn analyse(pgn: &str, depth: i32) -> sparring::estimate::analyse::GameAnalysis {
+    let mut oracle = InternalOracle::new(4);
+    let cache = EvalCache::new(1000);
+    let settings = Settings { budget: Budget::Depth(depth), pairing: Pairing::Exact, player: None };
+    analyse_game(&mut oracle, &cache, &game(pgn), &settings, &StrengthModel::pawnbook()).unwrap()
+}
+
+#[test]
+fn internal_oracle_forced_move() {
+    // Ra1 checks Kh1; g1 is covered, h2 is blocked: Kg2 is the only legal move.
+    let a = analyse("[FEN \"6k1/8/8/8/8/8/7P/r6K w - - 0 1\"]\n\n1. Kg2 *\n", 4);
+    let p = &a.plies[0];
+    assert_eq!(p.played, "h1g2");
+    assert_eq!(p.excluded, Some(Exclusion::Forced));
+    assert!(!p.eligible);
+    assert_eq!(p.cp_loss, None);
+}
+
+#[test]
+fn internal_oracle_mate_position() {
+    // Back-rank mate in one is on the board; whatever White plays, the ply is not counted.
+    for mv in ["Ra8#", "Kf1"] {
+        let a = analyse(&format!("[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]\n\n1. {mv} *\n"), 4);
+        let p = &a.plies[0];
+        assert!(p.value.unwrap() > sparring::search::MATE_BOUND, "{p:?}");
+        assert_eq!(p.excluded, Some(Exclusion::Mate), "{p:?}");
+        assert_eq!(p.best.as_deref(), Some("a1a8"));
+    }
+}
+
+#[test]
+fn internal_oracle_decided_position() {
+    // White has every piece against a lone king (well beyond 600 cp), Black to move.
+    let a = analyse("[FEN \"4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR b KQ - 0 1\"]\n\n1... Kd7 2. e4 *\n", 4);
+    for p in &a.plies {
+        assert_eq!(p.excluded, Some(Exclusion::Decided), "{p:?}");
+        assert!(p.value.unwrap().abs() > 600);
+    }
+}
+
+#[test]
+fn internal_oracle_ordinary_and_blunder() {
+    // 1. e4 e5 2. Nf3 are ordinary; 2... Qh4 hangs the queen to Nxh4.
+    let a = analyse("1. e4 e5 2. Nf3 Qh4 *\n", 5);
+    for p in &a.plies[..3] {
+        assert!(p.eligible, "{p:?}");
+        assert!(p.cp_loss.unwrap() < 150, "{p:?}");
+    }
+    let q = &a.plies[3];
+    assert_eq!(q.played, "d8h4");
+    assert!(q.eligible, "{q:?}");
+    assert!(q.cp_loss.unwrap() >= 500, "{q:?}");
+    assert!((q.scaled_error.unwrap() - 4f64.ln()).abs() < 1e-12);
+}
+
+#[test]
+fn player_filter_skips_the_other_side() {
+    let mut oracle = InternalOracle::new(4);
+    let cache = EvalCache::new(0);
+    let g = game("[White \"Ann\"]\n[Black \"Bo\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n");
+    let settings = Settings { budget: Budget::Depth(3), pairing: Pairing::Reuse, player: Some("bo".to_string()) };
+    let a = analyse_game(&mut oracle, &cache, &g, &settings, &StrengthModel::pawnbook()).unwrap();
+    assert!(!a.sides[0].analysed && a.sides[1].analysed);
+    assert!(a.plies.iter().filter(|p| p.color == "white").all(|p| p.excluded == Some(Exclusion::Skipped)));
+    assert!(a.plies.iter().filter(|p| p.color == "black").all(|p| p.cp_loss.is_some()));
+}
