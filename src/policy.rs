@@ -122,8 +122,9 @@ fn regret(best: i32, score: i32) -> i32 {
 /// 3. best score is a found mate for us (> `MATE_BOUND`) → the fastest mate (uniform among equally
 ///    fast ones), never a slip;
 /// 4. `u < slip_p` and some move is worse than the best (regret ≥ 1), has regret in
-///    `[slip_min_cp, slip_max_cp]` and is not itself mated (score ≥ −`MATE_BOUND`) → uniform among
-///    those moves (`Slip`);
+///    `[slip_min_cp, slip_max_cp]`, costs at least as much expected score as `slip_min_cp` costs
+///    from an equal position ([`expected_score`]) and is not itself mated (score ≥ −`MATE_BOUND`)
+///    → uniform among those moves (`Slip`);
 /// 5. `lambda` set → Boltzmann over the moves that are not mated, weights
 ///    `exp(λ·(score − best)/100)`, one `uniform_f64` (if every move is mated: rule 6);
 /// 6. plateau → uniform among moves with regret ≤ `plateau_cp` (exact ties when the best score is a
@@ -157,10 +158,15 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
     }
 
     if u < s.slip_p {
+        // A slip must also cost winning chances: at least what `slip_min_cp` costs from an equal
+        // position. So in a decided position (say +9 with the queen against a bare king) wandering
+        // moves are not slips: people of every level make progress there, slowly, and still win.
+        let min_score_loss = expected_score(s.slip_min_cp.max(1)) - 0.5;
         let gate: Vec<&RootMove> = root
             .iter()
             .filter(|r| !is_mated(r.score))
             .filter(|r| (s.slip_min_cp.max(1)..=s.slip_max_cp).contains(&regret(best, r.score)))
+            .filter(|r| expected_score(best) - expected_score(r.score) >= min_score_loss)
             .collect();
         if !gate.is_empty() {
             let i = pick_index(rng, gate.len());
@@ -205,6 +211,14 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
     let width = if best.abs() > MATE_BOUND { 0 } else { s.plateau_cp.max(0) };
     let plateau: Vec<&RootMove> = root.iter().filter(|r| regret(best, r.score) <= width).collect();
     pick_from(plateau, rng, ChoiceKind::Plateau)
+}
+
+/// Expected score (0..1) of a centipawn evaluation, for slip gating: the logistic curve
+/// `1 / (1 + exp(-cp / EXPECTED_SCORE_SCALE_CP))`, about 0.59 at +100 and 0.97 at +900.
+pub const EXPECTED_SCORE_SCALE_CP: f64 = 270.0;
+
+pub fn expected_score(cp: i32) -> f64 {
+    1.0 / (1.0 + (-f64::from(cp) / EXPECTED_SCORE_SCALE_CP).exp())
 }
 
 /// A uniform legal move (the `random` profile): one `pick_index`. Panics when `legal` is empty.

@@ -151,5 +151,28 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         s += PAWNLESS_FLANK;
     }
     s += FLANK_ATTACK * flank_attack;
-    s
+    s + lone_king(info, c)
+}
+
+/// Lone-king danger (endgame): a bare king facing mating material belongs in the middle, away from
+/// the enemy king. Gives every level a plan for K+Q/K+R vs K even without tablebases.
+const LONE_KING_EDGE: i32 = 60;
+const LONE_KING_PROXIMITY: i32 = 25;
+
+fn lone_king(info: &EvalInfo, c: Color) -> S {
+    let (us, them) = (ci(c), ci(!c));
+    let bare =
+        info.counts[us][P] + info.counts[us][N] + info.counts[us][B] + info.counts[us][R] + info.counts[us][Q] == 0;
+    let c_them = &info.counts[them];
+    let mating = c_them[Q] > 0 || c_them[R] > 0 || c_them[B] >= 2 || (c_them[B] >= 1 && c_them[N] >= 1);
+    if !bare || !mating {
+        return S(0, 0);
+    }
+    let k = info.ksq[us];
+    let (f, r) = (k.file() as i32, k.rank() as i32);
+    // Manhattan distance from the four centre squares: 0 in the centre, 6 in a corner.
+    let centre = (2 * f - 7).abs() / 2 + (2 * r - 7).abs() / 2;
+    let e = info.ksq[them];
+    let kings = (f - e.file() as i32).abs() + (r - e.rank() as i32).abs();
+    S(0, -(LONE_KING_EDGE * centre + LONE_KING_PROXIMITY * (14 - kings)))
 }

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Full-strength sparring vs Debian's Stockfish 15.1 with UCI_LimitStrength at a given UCI_Elo,
+# 10+0.1, varied openings from 8moves_v3.pgn (issue 2 target: >= 50 % against UCI_Elo 2400).
+# Usage: bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+elo=${1:-2400}; pairs=${2:-50}
+if ! command -v /usr/games/stockfish >/dev/null; then apt-get update -qq && apt-get install -y -qq stockfish; fi
+cargo build --release --quiet
+bin=${3:-target/release/sparring}
+out=bench/results/vs-stockfish-$elo
+./target/release/sparring match \
+  -engine cmd="$bin" name=sparring \
+  -engine cmd=/usr/games/stockfish name="stockfish-$elo" option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
+  -each tc=10+0.1 option.Hash=16 -games 2 -rounds "$pairs" -repeat -concurrency 1 \
+  -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
+  -srand 2026 -pgnout "$out.pgn" -jsonout "$out.json" -progress lines | tee "$out.txt" | tail -15
