@@ -103,6 +103,26 @@ enum Cmd {
         /// Measure only the first N eligible positions of each band (quick checks).
         #[arg(long)]
         limit: Option<usize>,
+        /// Cache of this setting's answers (JSON lines): answers found there are reused, new
+        /// ones appended, so an interrupted run continues.
+        #[arg(long)]
+        cache: Option<PathBuf>,
+    },
+    /// Ask an engine setting for its move in every sampled position, into a cache file, without
+    /// an oracle yet (so engine answers can be collected while the oracle still runs).
+    Moves {
+        #[arg(long)]
+        positions: PathBuf,
+        #[arg(long)]
+        engine: String,
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        #[arg(long, default_value = "movetime 100")]
+        go: String,
+        #[arg(long)]
+        cache: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
     },
     /// SVG plots (and a markdown table) from measure CSVs.
     Report {
@@ -161,9 +181,17 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("{} positions in {}, {eligible} eligible", scored.len(), out.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Measure { oracle, engine, humans, options, go, label, elo, out, jobs, limit } => {
-            let opts = stats::MeasureArgs { engine, humans, options, go, label, elo, jobs, limit };
+        Cmd::Measure { oracle, engine, humans, options, go, label, elo, out, jobs, limit, cache } => {
+            let opts = stats::MeasureArgs { engine, humans, options, go, label, elo, jobs, limit, cache };
             stats::measure_cli(&oracle, &opts, out.as_deref())
+        }
+        Cmd::Moves { positions, engine, options, go, cache, jobs } => {
+            let all: Vec<SampledPosition> = types::read_jsonl(&positions)?;
+            let fens: Vec<String> = all.iter().map(|p| p.fen.clone()).collect();
+            let opts = stats::parse_options(&options)?;
+            stats::cached_engine_moves(&fens, &engine, &opts, &go, jobs, Some(&cache))?;
+            println!("{} answers in {}", fens.len(), cache.display());
+            Ok(ExitCode::SUCCESS)
         }
         Cmd::Report { csv, out_dir } => {
             report::run(&csv, &out_dir)?;

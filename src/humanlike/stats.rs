@@ -157,9 +157,11 @@ pub struct MeasureArgs {
     pub elo: Option<u32>,
     pub jobs: usize,
     pub limit: Option<usize>,
+    /// Per-setting cache of engine answers (JSON lines), read and extended.
+    pub cache: Option<std::path::PathBuf>,
 }
 
-fn parse_options(opts: &[String]) -> Result<Vec<(String, String)>, String> {
+pub fn parse_options(opts: &[String]) -> Result<Vec<(String, String)>, String> {
     opts.iter()
         .map(|o| {
             o.split_once('=')
@@ -169,49 +171,114 @@ fn parse_options(opts: &[String]) -> Result<Vec<(String, String)>, String> {
         .collect()
 }
 
-/// Asks the engine for a move in each position, `jobs` engine processes over contiguous slices.
-/// Results come back in position order whatever the scheduling.
+/// One engine answer, as kept in a per-setting move cache (JSON lines).
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug)]
+pub struct CachedMove {
+    pub fen: String,
+    /// The engine's `bestmove` text as sent.
+    pub mv: String,
+}
+
+/// Asks the engine for a move in each FEN, `jobs` engine processes over contiguous slices.
+/// Each answer is handed to `sink` (on the calling thread, in completion order) as it arrives;
+/// the returned answers are in FEN order whatever the scheduling.
 pub fn engine_moves(
-    positions: &[OraclePosition],
+    fens: &[String],
     cmd: &str,
     options: &[(String, String)],
     go: &str,
     jobs: usize,
-) -> Result<Vec<Option<String>>, String> {
-    let jobs = jobs.clamp(1, positions.len().max(1));
-    let chunk = positions.len().div_ceil(jobs).max(1);
+    mut sink: impl FnMut(usize, &str) -> Result<(), String>,
+) -> Result<Vec<String>, String> {
+    let jobs = jobs.clamp(1, fens.len().max(1));
+    let chunk = fens.len().div_ceil(jobs).max(1);
     let start = Instant::now();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let total = positions.len();
-    let results: Vec<Result<Vec<Option<String>>, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = positions
-            .chunks(chunk)
-            .map(|slice| {
-                let done = &done;
-                s.spawn(move || -> Result<Vec<Option<String>>, String> {
-                    let mut e = UciEngine::start(cmd, options)?;
-                    let mut out = Vec::with_capacity(slice.len());
-                    for p in slice {
-                        let text = e.bestmove(&p.pos.fen, go)?;
-                        // Normalise the notation (e.g. king-takes-rook castling) to the table's.
-                        let chess = p.chess()?;
-                        out.push(parse_uci(&chess, &text).ok().map(uci_of));
-                        let k = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if k % 500 == 0 {
-                            eprintln!("  {k}/{total} moves, {:.0}s", start.elapsed().as_secs_f64());
-                        }
+    let total = fens.len();
+    let mut answers: Vec<Option<String>> = vec![None; total];
+    let (tx, rx) = std::sync::mpsc::channel::<Result<(usize, String), String>>();
+    std::thread::scope(|s| -> Result<(), String> {
+        for (k, slice) in fens.chunks(chunk).enumerate() {
+            let tx = tx.clone();
+            s.spawn(move || {
+                let mut e = match UciEngine::start(cmd, options) {
+                    Ok(e) => e,
+                    Err(err) => {
+                        let _ = tx.send(Err(err));
+                        return;
                     }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("engine worker panicked".into()))).collect()
-    });
-    let mut all = Vec::with_capacity(positions.len());
-    for r in results {
-        all.extend(r?);
+                };
+                for (i, fen) in slice.iter().enumerate() {
+                    let r = e.bestmove(fen, go).map(|m| (k * chunk + i, m));
+                    let failed = r.is_err();
+                    if tx.send(r).is_err() || failed {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut done = 0usize;
+        for r in rx {
+            let (i, m) = r?;
+            sink(i, &m)?;
+            answers[i] = Some(m);
+            done += 1;
+            if done % 500 == 0 {
+                eprintln!("  {done}/{total} moves, {:.0}s", start.elapsed().as_secs_f64());
+            }
+        }
+        Ok(())
+    })?;
+    answers.into_iter().map(|a| a.ok_or_else(|| "engine gave no answer".to_string())).collect()
+}
+
+/// Engine answers for every FEN, reading and extending an optional per-setting cache file so an
+/// interrupted run continues where it stopped. The cache must belong to one setting only.
+pub fn cached_engine_moves(
+    fens: &[String],
+    cmd: &str,
+    options: &[(String, String)],
+    go: &str,
+    jobs: usize,
+    cache: Option<&Path>,
+) -> Result<Vec<String>, String> {
+    let mut known: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    if let Some(c) = cache.filter(|c| c.exists()) {
+        for m in super::types::read_jsonl::<CachedMove>(c)? {
+            known.entry(m.fen).or_insert(m.mv);
+        }
     }
-    Ok(all)
+    let mut todo: Vec<String> = fens.iter().filter(|f| !known.contains_key(*f)).cloned().collect();
+    todo.sort();
+    todo.dedup();
+    eprintln!("{} positions ({} distinct FENs to ask, the rest cached)", fens.len(), todo.len());
+    if !todo.is_empty() {
+        let mut file = match cache {
+            Some(c) => {
+                if let Some(dir) = c.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                }
+                let f = std::fs::OpenOptions::new().create(true).append(true).open(c);
+                Some(f.map_err(|e| format!("{}: {e}", c.display()))?)
+            }
+            None => None,
+        };
+        let got = engine_moves(&todo, cmd, options, go, jobs, |i, m| match file.as_mut() {
+            Some(f) => super::types::append_jsonl(f, &CachedMove { fen: todo[i].clone(), mv: m.to_string() }),
+            None => Ok(()),
+        })?;
+        known.extend(todo.into_iter().zip(got));
+    }
+    Ok(fens.iter().map(|f| known[f].clone()).collect())
+}
+
+/// Normalises engine answers to the oracle table's notation; `None` for an illegal answer.
+pub fn normalise_moves(positions: &[OraclePosition], answers: &[String]) -> Vec<Option<String>> {
+    positions
+        .iter()
+        .zip(answers)
+        .map(|(p, a)| p.chess().ok().and_then(|c| parse_uci(&c, a).ok()).map(uci_of))
+        .collect()
 }
 
 /// The eligible positions, optionally only the first `limit` of each band.
@@ -243,7 +310,9 @@ pub fn measure_cli(oracle: &Path, args: &MeasureArgs, out: Option<&Path>) -> Res
             format!("{} {}", cmd, o.join(" ")).trim().to_string()
         });
         eprintln!("measuring '{label}' on {} eligible positions, go {}, {} job(s)", positions.len(), args.go, args.jobs);
-        (label, cmd.to_string(), engine_moves(&positions, cmd, &options, &args.go, args.jobs)?)
+        let fens: Vec<String> = positions.iter().map(|p| p.pos.fen.clone()).collect();
+        let answers = cached_engine_moves(&fens, cmd, &options, &args.go, args.jobs, args.cache.as_deref())?;
+        (label, cmd.to_string(), normalise_moves(&positions, &answers))
     };
     let stats = stats_from_moves(&positions, &moves);
     let elo = args.elo.or_else(|| {
