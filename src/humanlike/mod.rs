@@ -155,7 +155,8 @@ pub fn main(args: &[String]) -> ExitCode {
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
         Cmd::Sample { pgn, out, per_band, bands, min_ply, max_per_game, seed } => {
-            let cfg = sample::SampleConfig { bands: types::parse_bands(&bands)?, per_band, min_ply, max_per_game, seed };
+            let cfg =
+                sample::SampleConfig { bands: types::parse_bands(&bands)?, per_band, min_ply, max_per_game, seed };
             let games = sample::read_games(&pgn)?;
             let bad = games.iter().filter(|g| g.error.is_some()).count();
             eprintln!("{} games read from {} ({bad} cut short by a bad move)", games.len(), pgn.display());

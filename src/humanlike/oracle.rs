@@ -66,7 +66,13 @@ pub fn score_uci(engine: &mut UciEngine, pos: &SampledPosition, depth: i32) -> R
 
 /// Scores every position of `positions` that `out` does not hold yet, appending as it goes.
 /// `jobs` workers take positions in turn; the file order is completion order (readers sort).
-pub fn run(positions: &[SampledPosition], out: &Path, depth: i32, kind: &OracleKind, jobs: usize) -> Result<(), String> {
+pub fn run(
+    positions: &[SampledPosition],
+    out: &Path,
+    depth: i32,
+    kind: &OracleKind,
+    jobs: usize,
+) -> Result<(), String> {
     let done = cached_keys(out)?;
     let todo: Vec<&SampledPosition> = positions.iter().filter(|p| !done.contains(&p.key())).collect();
     eprintln!(
@@ -130,7 +136,7 @@ pub fn run(positions: &[SampledPosition], out: &Path, depth: i32, kind: &OracleK
             let rec = r?;
             append_jsonl(&mut file, &rec)?;
             n += 1;
-            if n % 100 == 0 || n == todo.len() {
+            if n.is_multiple_of(100) || n == todo.len() {
                 let el = start.elapsed().as_secs_f64();
                 let eta = el / n as f64 * (todo.len() - n) as f64;
                 eprintln!("  {n}/{} scored, {:.1}s, {:.3}s/pos, eta {:.0}s", todo.len(), el, el / n as f64, eta);

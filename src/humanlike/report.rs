@@ -102,7 +102,12 @@ pub fn line_chart(title: &str, xlabel: &str, ylabel: &str, series: &[Series]) ->
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
     );
     let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="{}" y="22" font-size="15" text-anchor="middle">{}</text>"#, left + pw / 2.0, escape(title));
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="22" font-size="15" text-anchor="middle">{}</text>"#,
+        left + pw / 2.0,
+        escape(title)
+    );
     let mut x = x0;
     while x <= x1 + 1e-9 {
         let _ = writeln!(
@@ -130,17 +135,9 @@ pub fn line_chart(title: &str, xlabel: &str, ylabel: &str, series: &[Series]) ->
         );
         y += ys;
     }
-    let _ = writeln!(
-        s,
-        r##"<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-        left + pw / 2.0,
-        h - 15.0,
-        escape(xlabel)
-    );
+    let _ = writeln!(s, r##"<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##);
+    let _ =
+        writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#, left + pw / 2.0, h - 15.0, escape(xlabel));
     let _ = writeln!(
         s,
         r#"<text x="18" y="{0}" text-anchor="middle" transform="rotate(-90 18 {0})">{1}</text>"#,
@@ -215,7 +212,8 @@ pub fn run(csvs: &[PathBuf], out_dir: &Path) -> Result<(), String> {
 
     let mut by_band = vec![humans];
     for (i, l) in labels.iter().enumerate() {
-        let pts = rows.iter().filter(|r| &r.label == l).map(|r| (f64::from(r.band) + 100.0, r.num("mean_loss"))).collect();
+        let pts =
+            rows.iter().filter(|r| &r.label == l).map(|r| (f64::from(r.band) + 100.0, r.num("mean_loss"))).collect();
         by_band.push(Series {
             name: l.clone(),
             points: pts,
@@ -307,7 +305,10 @@ pub fn run(csvs: &[PathBuf], out_dir: &Path) -> Result<(), String> {
         md.push('\n');
     }
     write(out_dir, "humanlike-report.md", &md)?;
-    eprintln!("wrote humanlike-loss-by-band.svg, humanlike-elo-vs-loss.svg, humanlike-report.md to {}", out_dir.display());
+    eprintln!(
+        "wrote humanlike-loss-by-band.svg, humanlike-elo-vs-loss.svg, humanlike-report.md to {}",
+        out_dir.display()
+    );
     Ok(())
 }
 

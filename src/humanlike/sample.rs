@@ -129,7 +129,7 @@ pub fn choose(games: &[GameRecord], cfg: &SampleConfig) -> BTreeMap<u32, Vec<(us
             if ply < cfg.min_ply || n < 2 {
                 continue;
             }
-            let color = if ply % 2 == 0 { Color::White } else { Color::Black };
+            let color = if ply.is_multiple_of(2) { Color::White } else { Color::Black };
             let Some(r) = g.rating(color) else { continue };
             let band = band_of(r);
             if !cfg.bands.contains(&band) {

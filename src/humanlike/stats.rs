@@ -223,7 +223,7 @@ pub fn engine_moves(
             sink(i, &m)?;
             answers[i] = Some(m);
             done += 1;
-            if done % 500 == 0 {
+            if done.is_multiple_of(500) {
                 eprintln!("  {done}/{total} moves, {:.0}s", start.elapsed().as_secs_f64());
             }
         }
@@ -274,11 +274,7 @@ pub fn cached_engine_moves(
 
 /// Normalises engine answers to the oracle table's notation; `None` for an illegal answer.
 pub fn normalise_moves(positions: &[OraclePosition], answers: &[String]) -> Vec<Option<String>> {
-    positions
-        .iter()
-        .zip(answers)
-        .map(|(p, a)| p.chess().ok().and_then(|c| parse_uci(&c, a).ok()).map(uci_of))
-        .collect()
+    positions.iter().zip(answers).map(|(p, a)| p.chess().ok().and_then(|c| parse_uci(&c, a).ok()).map(uci_of)).collect()
 }
 
 /// The eligible positions, optionally only the first `limit` of each band.
@@ -309,15 +305,20 @@ pub fn measure_cli(oracle: &Path, args: &MeasureArgs, out: Option<&Path>) -> Res
             let o: Vec<String> = args.options.iter().map(|o| o.replace(' ', "")).collect();
             format!("{} {}", cmd, o.join(" ")).trim().to_string()
         });
-        eprintln!("measuring '{label}' on {} eligible positions, go {}, {} job(s)", positions.len(), args.go, args.jobs);
+        eprintln!(
+            "measuring '{label}' on {} eligible positions, go {}, {} job(s)",
+            positions.len(),
+            args.go,
+            args.jobs
+        );
         let fens: Vec<String> = positions.iter().map(|p| p.pos.fen.clone()).collect();
         let answers = cached_engine_moves(&fens, cmd, &options, &args.go, args.jobs, args.cache.as_deref())?;
         (label, cmd.to_string(), normalise_moves(&positions, &answers))
     };
     let stats = stats_from_moves(&positions, &moves);
-    let elo = args.elo.or_else(|| {
-        options.iter().find(|(k, _)| k.eq_ignore_ascii_case("UCI_Elo")).and_then(|(_, v)| v.parse().ok())
-    });
+    let elo = args
+        .elo
+        .or_else(|| options.iter().find(|(k, _)| k.eq_ignore_ascii_case("UCI_Elo")).and_then(|(_, v)| v.parse().ok()));
     print_table(&label, &stats);
     if let Some(out) = out {
         let row = RowMeta {

@@ -222,10 +222,8 @@ pub fn is_mate_score(score: i32) -> bool {
 /// append) is ignored with a warning, any other bad line is an error.
 pub fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let lines: Vec<String> = BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let lines: Vec<String> =
+        BufReader::new(file).lines().collect::<Result<_, _>>().map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
@@ -283,7 +281,7 @@ pub fn parse_bands(text: &str) -> Result<Vec<u32>, String> {
     let (a, b) = text.split_once('-').ok_or_else(|| format!("bands '{text}': expected LO-HI"))?;
     let lo: u32 = a.trim().parse().map_err(|_| format!("bad band start '{a}'"))?;
     let hi: u32 = b.trim().parse().map_err(|_| format!("bad band end '{b}'"))?;
-    if lo % 200 != 0 || hi % 200 != 0 || hi <= lo {
+    if !lo.is_multiple_of(200) || !hi.is_multiple_of(200) || hi <= lo {
         return Err(format!("bands '{text}': bounds must be multiples of 200 with LO < HI"));
     }
     Ok((lo..hi).step_by(200).collect())
