@@ -75,6 +75,9 @@ fn sampling_is_deterministic_and_banded() {
         assert_eq!(Some(p.rating), if white { g.white_elo } else { g.black_elo });
         assert_eq!(p.fen.split_whitespace().nth(1), Some(if white { "w" } else { "b" }));
     }
+    // A larger per-band count extends the sample (a prefix property), so the oracle cache stays valid.
+    let more = build_positions(&games, &choose(&games, &SampleConfig { per_band: 4, ..cfg.clone() }));
+    assert!(a.iter().all(|p| more.contains(p)));
     // Game 2 (700 vs 2500) has neither player inside the bands.
     assert!(a.iter().all(|p| p.game != 2));
     let count = |band| a.iter().filter(|p| p.band == band).count();

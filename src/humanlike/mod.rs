@@ -180,6 +180,21 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             let scored = types::load_oracle(&out)?;
             let eligible = scored.iter().filter(|p| p.is_eligible()).count();
             println!("{} positions in {}, {eligible} eligible", scored.len(), out.display());
+            println!("band  scored  eligible  mate  decided  other");
+            let mut per: std::collections::BTreeMap<u32, [usize; 5]> = Default::default();
+            for p in &scored {
+                let c = per.entry(p.pos.band).or_default();
+                c[0] += 1;
+                match p.eligibility() {
+                    Ok(()) => c[1] += 1,
+                    Err(types::Ineligible::Mate) => c[2] += 1,
+                    Err(types::Ineligible::Decided) => c[3] += 1,
+                    Err(_) => c[4] += 1,
+                }
+            }
+            for (band, c) in per {
+                println!("{band:>4}  {:>6}  {:>8}  {:>4}  {:>7}  {:>5}", c[0], c[1], c[2], c[3], c[4]);
+            }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Measure { oracle, engine, humans, options, go, label, elo, out, jobs, limit, cache } => {
