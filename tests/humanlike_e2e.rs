@@ -59,7 +59,14 @@ fn sampling_is_deterministic_and_banded() {
     let games = read_games(&pgn).unwrap();
     assert_eq!(games.len(), 3);
     assert_eq!(games[0].moves.len(), 20);
-    let cfg = SampleConfig { bands: vec![800, 1400, 2200], per_band: 3, min_ply: 6, max_per_game: 2, seed: 7 };
+    let cfg = SampleConfig {
+        bands: vec![800, 1400, 2200],
+        per_band: 3,
+        band_counts: Default::default(),
+        min_ply: 6,
+        max_per_game: 2,
+        seed: 7,
+    };
     let a = build_positions(&games, &choose(&games, &cfg));
     let b = build_positions(&games, &choose(&games, &cfg));
     assert_eq!(a, b, "same seed, same sample");
@@ -78,6 +85,10 @@ fn sampling_is_deterministic_and_banded() {
     // A larger per-band count extends the sample (a prefix property), so the oracle cache stays valid.
     let more = build_positions(&games, &choose(&games, &SampleConfig { per_band: 4, ..cfg.clone() }));
     assert!(a.iter().all(|p| more.contains(p)));
+    let counts = [(2200, 1)].into_iter().collect();
+    let fewer = build_positions(&games, &choose(&games, &SampleConfig { band_counts: counts, ..cfg.clone() }));
+    assert_eq!(fewer.iter().filter(|p| p.band == 2200).count(), 1);
+    assert_eq!(fewer.iter().filter(|p| p.band == 1400).count(), 2);
     // Game 2 (700 vs 2500) has neither player inside the bands.
     assert!(a.iter().all(|p| p.game != 2));
     let count = |band| a.iter().filter(|p| p.band == band).count();

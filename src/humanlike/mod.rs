@@ -44,6 +44,9 @@ enum Cmd {
         /// Positions wanted per band.
         #[arg(long, default_value_t = 1000)]
         per_band: usize,
+        /// Per-band count overriding --per-band, BAND=N (repeatable), e.g. 800=1500.
+        #[arg(long = "band-count", value_name = "BAND=N")]
+        band_counts: Vec<String>,
         /// Bands as LO-HI (200-point bands from LO up to below HI).
         #[arg(long, default_value = "800-2400")]
         bands: String,
@@ -154,9 +157,22 @@ pub fn main(args: &[String]) -> ExitCode {
 
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
-        Cmd::Sample { pgn, out, per_band, bands, min_ply, max_per_game, seed } => {
-            let cfg =
-                sample::SampleConfig { bands: types::parse_bands(&bands)?, per_band, min_ply, max_per_game, seed };
+        Cmd::Sample { pgn, out, per_band, band_counts, bands, min_ply, max_per_game, seed } => {
+            let mut counts = std::collections::BTreeMap::new();
+            for bc in &band_counts {
+                let parsed =
+                    bc.split_once('=').and_then(|(b, n)| Some((b.trim().parse().ok()?, n.trim().parse().ok()?)));
+                let (b, n): (u32, usize) = parsed.ok_or_else(|| format!("--band-count '{bc}': expected BAND=N"))?;
+                counts.insert(b, n);
+            }
+            let cfg = sample::SampleConfig {
+                bands: types::parse_bands(&bands)?,
+                per_band,
+                band_counts: counts.clone(),
+                min_ply,
+                max_per_game,
+                seed,
+            };
             let games = sample::read_games(&pgn)?;
             let bad = games.iter().filter(|g| g.error.is_some()).count();
             eprintln!("{} games read from {} ({bad} cut short by a bad move)", games.len(), pgn.display());
@@ -165,7 +181,8 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             types::write_jsonl(&out, &positions)?;
             println!("band  positions  player-games  max/player-game");
             for (band, n, groups, max) in sample::summary(&positions) {
-                let short = if n < per_band { "  (short of --per-band)" } else { "" };
+                let want = counts.get(&band).copied().unwrap_or(per_band);
+                let short = if n < want { "  (short of the count asked for)" } else { "" };
                 println!("{band:>4}  {n:>9}  {groups:>12}  {max:>15}{short}");
             }
             println!("{} positions written to {}", positions.len(), out.display());

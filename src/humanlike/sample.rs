@@ -103,6 +103,9 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
 pub struct SampleConfig {
     pub bands: Vec<u32>,
     pub per_band: usize,
+    /// Per-band overrides of `per_band` (band lower bound → count), for bands where the oracle's
+    /// eligibility filter removes more (weak players reach decided positions more often).
+    pub band_counts: BTreeMap<u32, usize>,
     pub min_ply: u32,
     pub max_per_game: usize,
     pub seed: u64,
@@ -140,6 +143,7 @@ pub fn choose(games: &[GameRecord], cfg: &SampleConfig) -> BTreeMap<u32, Vec<(us
     }
     let mut out = BTreeMap::new();
     for &band in &cfg.bands {
+        let want = cfg.band_counts.get(&band).copied().unwrap_or(cfg.per_band);
         let mut chosen = Vec::new();
         if let Some(by_game) = groups.remove(&band) {
             let mut list: Vec<((usize, bool), Vec<u32>)> = by_game.into_iter().collect();
@@ -153,7 +157,7 @@ pub fn choose(games: &[GameRecord], cfg: &SampleConfig) -> BTreeMap<u32, Vec<(us
                     if let Some(&p) = plies.get(round) {
                         any = true;
                         chosen.push((*g, p));
-                        if chosen.len() >= cfg.per_band {
+                        if chosen.len() >= want {
                             break 'rounds;
                         }
                     }
