@@ -127,3 +127,15 @@ fn band_stats_against_humans() {
 fn csv_split_handles_quotes() {
     assert_eq!(split_csv(r#"a,"b,c","d""e",,f"#), vec!["a", "b,c", "d\"e", "", "f"]);
 }
+
+#[test]
+fn torn_last_line_is_cut_before_appending() {
+    use sparring::humanlike::types::{append_jsonl, open_append, read_jsonl};
+    let path = std::env::temp_dir().join(format!("sparring-humanlike-torn-{}.jsonl", std::process::id()));
+    std::fs::write(&path, "{\"fen\":\"a\",\"mv\":\"e2e4\"}\n{\"fen\":\"b\",\"mv").unwrap();
+    let mut f = open_append(&path).unwrap();
+    append_jsonl(&mut f, &sparring::humanlike::stats::CachedMove { fen: "c".into(), mv: "d2d4".into() }).unwrap();
+    let back: Vec<sparring::humanlike::stats::CachedMove> = read_jsonl(&path).unwrap();
+    assert_eq!(back.iter().map(|m| m.fen.as_str()).collect::<Vec<_>>(), ["a", "c"]);
+    let _ = std::fs::remove_file(&path);
+}

@@ -86,11 +86,7 @@ pub fn run(
     if todo.is_empty() {
         return Ok(());
     }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(out)
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut file = super::types::open_append(out)?;
     let next = AtomicUsize::new(0);
     let start = Instant::now();
     let (tx, rx) = mpsc::channel::<Result<OraclePosition, String>>();

@@ -253,16 +253,7 @@ pub fn cached_engine_moves(
     todo.dedup();
     eprintln!("{} positions ({} distinct FENs to ask, the rest cached)", fens.len(), todo.len());
     if !todo.is_empty() {
-        let mut file = match cache {
-            Some(c) => {
-                if let Some(dir) = c.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                }
-                let f = std::fs::OpenOptions::new().create(true).append(true).open(c);
-                Some(f.map_err(|e| format!("{}: {e}", c.display()))?)
-            }
-            None => None,
-        };
+        let mut file = cache.map(super::types::open_append).transpose()?;
         let got = engine_moves(&todo, cmd, options, go, jobs, |i, m| match file.as_mut() {
             Some(f) => super::types::append_jsonl(f, &CachedMove { fen: todo[i].clone(), mv: m.to_string() }),
             None => Ok(()),

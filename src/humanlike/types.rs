@@ -258,6 +258,25 @@ pub fn cached_keys(path: &Path) -> Result<HashSet<String>, String> {
     Ok(read_jsonl::<OraclePosition>(path)?.iter().map(|p| p.pos.key()).collect())
 }
 
+/// Opens a JSON-lines file for appending. A torn last line (a run killed mid-write) is cut off
+/// first, so that the next record starts on a line of its own.
+pub fn open_append(path: &Path) -> Result<std::fs::File, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(err)?;
+    }
+    if let Ok(bytes) = std::fs::read(path)
+        && !bytes.is_empty()
+        && bytes.last() != Some(&b'\n')
+    {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        eprintln!("warning: {}: cutting a torn last line", path.display());
+        let f = std::fs::OpenOptions::new().write(true).open(path).map_err(err)?;
+        f.set_len(keep as u64).map_err(err)?;
+    }
+    std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(err)
+}
+
 /// Appends one record as a JSON line and flushes (so an interrupted run loses at most that line).
 pub fn append_jsonl<T: Serialize>(out: &mut impl Write, item: &T) -> Result<(), String> {
     let line = serde_json::to_string(item).map_err(|e| e.to_string())?;
