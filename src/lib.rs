@@ -7,6 +7,7 @@ pub mod arena;
 pub mod board;
 pub mod estimate;
 pub mod eval;
+pub mod humanlike;
 pub mod player;
 pub mod policy;
 pub mod profile;

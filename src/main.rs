@@ -11,6 +11,7 @@ fn main() -> ExitCode {
         Some("solve") => sparring::uci::solve::main(rest),
         Some("match") => sparring::arena::main(rest),
         Some("strength") => sparring::estimate::main(rest),
+        Some("humanlike") => sparring::humanlike::main(rest),
         Some("-h" | "--help" | "help") => {
             print_usage();
             ExitCode::SUCCESS

@@ -1,0 +1,198 @@
+//! Human-likeness bench end to end on a tiny PGN: sampling determinism and bands, the internal
+//! oracle at depth 2 (cached, resumable), and `measure` with this engine at `go depth 1`.
+
+use sparring::humanlike::sample::{SampleConfig, build_positions, choose, read_games};
+use sparring::humanlike::types::{OraclePosition, SampledPosition, load_oracle, read_jsonl};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PGN: &str = r#"[Event "test"]
+[White "a"]
+[Black "b"]
+[Result "1-0"]
+[WhiteElo "1450"]
+[BlackElo "2250"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 1-0
+
+[Event "test"]
+[White "c"]
+[Black "d"]
+[Result "0-1"]
+[WhiteElo "810"]
+[BlackElo "2399"]
+
+1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3 h6 7. Bh4 b6 8. cxd5 Nxd5 9. Bxe7 Qxe7 10. Nxd5 exd5 0-1
+
+[Event "test"]
+[White "e"]
+[Black "f"]
+[Result "1/2-1/2"]
+[WhiteElo "700"]
+[BlackElo "2500"]
+
+1. c4 e5 2. Nc3 Nf6 3. Nf3 Nc6 4. g3 d5 5. cxd5 Nxd5 6. Bg2 Nb6 7. O-O Be7 8. d3 O-O 9. a3 Be6 10. b4 a6 1/2-1/2
+"#;
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sparring-humanlike-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_sparring")
+}
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(bin()).arg("humanlike").args(args).output().expect("run sparring");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "sparring humanlike {args:?} failed:\n{text}");
+    text
+}
+
+#[test]
+fn sampling_is_deterministic_and_banded() {
+    let dir = tmp("sample");
+    let pgn = dir.join("t.pgn");
+    std::fs::write(&pgn, PGN).unwrap();
+    let games = read_games(&pgn).unwrap();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].moves.len(), 20);
+    let cfg = SampleConfig {
+        bands: vec![800, 1400, 2200],
+        per_band: 3,
+        band_counts: Default::default(),
+        min_ply: 6,
+        max_per_game: 2,
+        seed: 7,
+    };
+    let a = build_positions(&games, &choose(&games, &cfg));
+    let b = build_positions(&games, &choose(&games, &cfg));
+    assert_eq!(a, b, "same seed, same sample");
+    let other = build_positions(&games, &choose(&games, &SampleConfig { seed: 8, ..cfg.clone() }));
+    assert_eq!(other.len(), a.len());
+    for p in &a {
+        assert!(p.ply >= 6);
+        assert_eq!(p.band, p.rating / 200 * 200);
+        assert!([800, 1400, 2200].contains(&p.band), "{p:?}");
+        // The mover's rating: White moves at even plies.
+        let white = p.ply % 2 == 0;
+        let g = &games[p.game];
+        assert_eq!(Some(p.rating), if white { g.white_elo } else { g.black_elo });
+        assert_eq!(p.fen.split_whitespace().nth(1), Some(if white { "w" } else { "b" }));
+    }
+    // A larger per-band count extends the sample (a prefix property), so the oracle cache stays valid.
+    let more = build_positions(&games, &choose(&games, &SampleConfig { per_band: 4, ..cfg.clone() }));
+    assert!(a.iter().all(|p| more.contains(p)));
+    let counts = [(2200, 1)].into_iter().collect();
+    let fewer = build_positions(&games, &choose(&games, &SampleConfig { band_counts: counts, ..cfg.clone() }));
+    assert_eq!(fewer.iter().filter(|p| p.band == 2200).count(), 1);
+    assert_eq!(fewer.iter().filter(|p| p.band == 1400).count(), 2);
+    // Game 2 (700 vs 2500) has neither player inside the bands.
+    assert!(a.iter().all(|p| p.game != 2));
+    let count = |band| a.iter().filter(|p| p.band == band).count();
+    // Band 1400 and 800 have one player-game each: capped by max_per_game = 2.
+    assert_eq!(count(1400), 2);
+    assert_eq!(count(800), 2);
+    // Band 2200 has two player-games (2250 and 2399): 3 positions, at most 2 from one.
+    assert_eq!(count(2200), 3);
+    let mut per_game = std::collections::HashMap::new();
+    for p in a.iter().filter(|p| p.band == 2200) {
+        *per_game.entry(p.game).or_insert(0) += 1;
+    }
+    assert!(per_game.values().all(|&n| n <= 2));
+}
+
+#[test]
+fn sample_oracle_measure_end_to_end() {
+    let dir = tmp("e2e");
+    let pgn = dir.join("t.pgn");
+    std::fs::write(&pgn, PGN).unwrap();
+    let positions = dir.join("positions.jsonl");
+    let oracle = dir.join("oracle.jsonl");
+    let csv = dir.join("out.csv");
+    let p = |x: &Path| x.to_str().unwrap().to_string();
+    run(&[
+        "sample",
+        "--pgn",
+        &p(&pgn),
+        "--out",
+        &p(&positions),
+        "--per-band",
+        "2",
+        "--bands",
+        "800-2400",
+        "--min-ply",
+        "8",
+    ]);
+    let sampled: Vec<SampledPosition> = read_jsonl(&positions).unwrap();
+    assert_eq!(sampled.len(), 6, "{sampled:?}");
+
+    // Oracle on the first 4, then resume for the rest: nothing is scored twice.
+    run(&["oracle", "--positions", &p(&positions), "--out", &p(&oracle), "--depth", "2", "--limit", "4"]);
+    assert_eq!(read_jsonl::<OraclePosition>(&oracle).unwrap().len(), 4);
+    let log = run(&["oracle", "--positions", &p(&positions), "--out", &p(&oracle), "--depth", "2"]);
+    assert!(log.contains("4 cached, 2 to score"), "{log}");
+    let scored = load_oracle(&oracle).unwrap();
+    assert_eq!(scored.len(), 6);
+    for s in &scored {
+        let c = s.chess().unwrap();
+        use shakmaty::Position;
+        assert_eq!(s.moves.len(), c.legal_moves().len(), "every legal move scored");
+        assert!(s.score_of(&s.pos.human).is_some());
+        assert_eq!(s.depth, 2);
+    }
+
+    run(&["measure", "--oracle", &p(&oracle), "--humans", "--out", &p(&csv)]);
+    let engine = bin();
+    let table = run(&[
+        "measure",
+        "--oracle",
+        &p(&oracle),
+        "--engine",
+        engine,
+        "--go",
+        "depth 1",
+        "--label",
+        "self-d1",
+        "--jobs",
+        "2",
+        "--out",
+        &p(&csv),
+    ]);
+    assert!(table.contains("self-d1"), "{table}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("label,engine,options,go,elo,band,n,errors,match_rate"));
+    let eligible = scored.iter().filter(|s| s.is_eligible()).count();
+    let rows_n = |label: &str| -> usize {
+        lines[1..]
+            .iter()
+            .filter(|l| l.starts_with(&format!("{label},")))
+            .map(|l| l.split(',').nth(6).unwrap().parse::<usize>().unwrap())
+            .sum()
+    };
+    assert_eq!(rows_n("humans"), eligible);
+    assert_eq!(rows_n("self-d1"), eligible);
+    // The humans match themselves and have zero KS distance to themselves.
+    for l in lines[1..].iter().filter(|l| l.starts_with("humans,")) {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f[8], "1.0000");
+        assert_eq!(f[15], "0.0000");
+    }
+
+    // Re-running replaces the label's rows instead of duplicating them.
+    run(&["measure", "--oracle", &p(&oracle), "--humans", "--out", &p(&csv)]);
+    let again = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(again.lines().count(), lines.len());
+
+    // Report writes the plots.
+    let out_dir = dir.join("report");
+    run(&["report", "--csv", &p(&csv), "--out-dir", &p(&out_dir)]);
+    for f in ["humanlike-loss-by-band.svg", "humanlike-elo-vs-loss.svg", "humanlike-report.md"] {
+        let t = std::fs::read_to_string(out_dir.join(f)).unwrap();
+        assert!(!t.is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
