@@ -13,6 +13,7 @@
 //! mate, |best evaluation from White's view| ≤ 600.
 
 pub mod engine;
+pub mod fit;
 pub mod oracle;
 pub mod report;
 pub mod sample;
@@ -127,6 +128,25 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
     },
+    /// Fit the UCI_Elo ladder to the humans of each band (writes a ladder file and a CSV).
+    Fit {
+        /// Oracle cache (JSON lines) from `oracle`.
+        #[arg(long)]
+        oracle: PathBuf,
+        /// Eligible positions per band used by the fit (the first ones in file order).
+        #[arg(long, default_value_t = 600)]
+        per_band: usize,
+        /// Version number written into the ladder file.
+        #[arg(long)]
+        version: u32,
+        #[arg(long, default_value = "profiles/ladder.toml")]
+        ladder_out: PathBuf,
+        #[arg(long, default_value = "bench/results/humanlike-fit.csv")]
+        csv_out: PathBuf,
+        /// Bands searched in parallel.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+    },
     /// SVG plots (and a markdown table) from measure CSVs.
     Report {
         /// CSV files written by `measure`.
@@ -157,6 +177,10 @@ pub fn main(args: &[String]) -> ExitCode {
 
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
+        Cmd::Fit { oracle, per_band, version, ladder_out, csv_out, jobs } => {
+            fit::run(&oracle, per_band, version, &ladder_out, &csv_out, jobs)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Sample { pgn, out, per_band, band_counts, bands, min_ply, max_per_game, seed } => {
             let mut counts = std::collections::BTreeMap::new();
             for bc in &band_counts {
