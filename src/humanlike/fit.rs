@@ -167,10 +167,13 @@ pub fn run(
 ) -> Result<(), String> {
     let all: Vec<OraclePosition> = read_jsonl(oracle)?;
     let mut by_band: BTreeMap<u32, Vec<OraclePosition>> = BTreeMap::new();
+    let mut held_out: BTreeMap<u32, Vec<OraclePosition>> = BTreeMap::new();
     for p in all.into_iter().filter(OraclePosition::is_eligible) {
         let v = by_band.entry(p.pos.band).or_default();
         if v.len() < per_band {
             v.push(p);
+        } else {
+            held_out.entry(p.pos.band).or_default().push(p);
         }
     }
     let bands: Vec<(u32, Vec<OraclePosition>)> = by_band.into_iter().collect();
@@ -255,7 +258,75 @@ pub fn run(
             c.choice.slip_max_cp
         );
     }
-    std::fs::write(ladder_out, toml).map_err(|e| format!("{}: {e}", ladder_out.display()))?;
+    std::fs::write(ladder_out, &toml).map_err(|e| format!("{}: {e}", ladder_out.display()))?;
     std::fs::write(csv_out, csv).map_err(|e| format!("{}: {e}", csv_out.display()))?;
+
+    // Check with the real player and another seed: on every eligible position of each band, and on
+    // the positions the fit never saw.
+    let ladder = crate::profile::Ladder::parse(&toml).map_err(|e| format!("fitted ladder does not validate: {e}"))?;
+    let mut all_positions: BTreeMap<u32, Vec<OraclePosition>> = BTreeMap::new();
+    for (band, v) in bands.iter().map(|(b, v)| (*b, v.clone())).chain(held_out.clone()) {
+        all_positions.entry(band).or_default().extend(v);
+    }
+    for (name, set) in [("humanlike-ladder.csv", &all_positions), ("humanlike-ladder-heldout.csv", &held_out)] {
+        let path = csv_out.with_file_name(name);
+        std::fs::write(&path, verify(&ladder, set)).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     Ok(())
 }
+
+/// Per-band numbers of the ladder's points (at each band's middle) against the humans.
+pub fn verify(ladder: &crate::profile::Ladder, sets: &BTreeMap<u32, Vec<OraclePosition>>) -> String {
+    let mut report = String::from(
+        "band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,human_top_rate,top_rate,rate50,human_rate50,rate100,human_rate100,rate300,human_rate300,scaled,human_scaled\n",
+    );
+    for (band, positions) in sets {
+        let elo = *band as i32 + 100;
+        let player = crate::player::Player {
+            setting: crate::player::Setting::Level(ladder.at(elo)),
+            avatar: crate::profile::Avatar::neutral(),
+        };
+        let mut weak = Searcher::new(crate::player::WEAK_HASH_MB);
+        let control = Control::default();
+        let stats = super::stats::measure_with(positions, |p| {
+            let chess = p.chess().expect("oracle positions are legal");
+            player
+                .decide_weak(&mut weak, None, &Game::new(chess), &Limits::default(), VERIFY_SEED, &control)
+                .mv
+                .expect("a legal move")
+        });
+        for b in stats {
+            let (s, h) = (&b.setting, &b.human);
+            let err = 100.0 * (s.mean_loss - h.mean_loss) / h.mean_loss.max(1.0);
+            let _ = writeln!(
+                report,
+                "{},{elo},{},{:.1},{:.1},{:.1},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4}",
+                b.band,
+                b.n,
+                s.mean_loss,
+                h.mean_loss,
+                err,
+                b.ks,
+                b.match_rate,
+                b.human_top_rate,
+                b.top_rate,
+                s.rate50,
+                h.rate50,
+                s.rate100,
+                h.rate100,
+                s.rate300,
+                h.rate300,
+                s.mean_scaled,
+                h.mean_scaled
+            );
+            eprintln!(
+                "check: band {} n {} mean {:.1} vs humans {:.1} ({err:+.1} %), KS {:.3}, match {:.3}",
+                b.band, b.n, s.mean_loss, h.mean_loss, b.ks, b.match_rate
+            );
+        }
+    }
+    report
+}
+
+/// Seed of the held-out check (different from the fit's).
+pub const VERIFY_SEED: u64 = 777;
