@@ -21,8 +21,19 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Node budgets tried, weakest first: (nodes, depth cap).
-pub const BUDGETS: [(u64, Option<i32>); 6] =
-    [(1500, Some(1)), (1500, Some(2)), (2000, None), (5000, None), (12000, None), (30000, None)];
+pub const BUDGETS: [(u64, Option<i32>); 8] = [
+    (1500, Some(1)),
+    (1500, Some(2)),
+    (2000, None),
+    (5000, None),
+    (12000, None),
+    (30000, None),
+    (80000, None),
+    (200000, None),
+];
+/// Budgets above this many nodes are only searched for bands from `BIG_BUDGET_MIN_BAND` up.
+pub const BIG_BUDGET_NODES: u64 = 30_000;
+pub const BIG_BUDGET_MIN_BAND: u32 = 1800;
 pub const LAMBDAS: [f64; 10] = [1.5, 2.0, 3.0, 4.0, 5.5, 7.5, 10.0, 14.0, 20.0, 30.0];
 pub const SLIP_P: [f64; 9] = [0.0, 0.02, 0.04, 0.07, 0.10, 0.14, 0.19, 0.25, 0.32];
 pub const GATES: [(i32, i32); 4] = [(40, 250), (60, 400), (100, 700), (150, 1200)];
@@ -60,6 +71,9 @@ fn search_band(positions: &[OraclePosition], band: u32) -> Vec<Vec<Vec<RootMove>
     BUDGETS
         .iter()
         .map(|&(nodes, depth)| {
+            if nodes > BIG_BUDGET_NODES && band < BIG_BUDGET_MIN_BAND {
+                return Vec::new();
+            }
             positions
                 .iter()
                 .map(|p| {
@@ -98,6 +112,9 @@ fn evaluate(data: &BandData, budget: usize, choice: &ChoiceSettings) -> Candidat
 fn candidates(data: &BandData) -> Vec<Candidate> {
     let mut out = Vec::new();
     for budget in 0..BUDGETS.len() {
+        if data.roots[budget].is_empty() {
+            continue;
+        }
         for &lambda in &LAMBDAS {
             for &p in &SLIP_P {
                 for &(lo, hi) in if p == 0.0 { &GATES[..1] } else { &GATES[..] } {
@@ -275,13 +292,51 @@ pub fn run(
     Ok(())
 }
 
+/// `sparring humanlike check`: the ladder in `ladder_file` at `points` (band:elo pairs; empty = each
+/// band's middle) on every eligible position of those bands; CSV to `out`.
+pub fn check(oracle: &Path, ladder_file: &Path, points: &[(u32, i32)], out: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(ladder_file).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
+    let ladder = crate::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
+    let all: Vec<OraclePosition> = read_jsonl(oracle)?;
+    let mut sets: BTreeMap<u32, Vec<OraclePosition>> = BTreeMap::new();
+    for p in all.into_iter().filter(OraclePosition::is_eligible) {
+        sets.entry(p.pos.band).or_default().push(p);
+    }
+    let report = if points.is_empty() {
+        verify(&ladder, &sets)
+    } else {
+        let mut report = String::new();
+        for &(band, elo) in points {
+            let one: BTreeMap<u32, Vec<OraclePosition>> =
+                sets.get(&band).map(|v| (band, v.clone())).into_iter().collect();
+            let part = verify_at(&ladder, &one, |_| elo);
+            if report.is_empty() {
+                report = part;
+            } else {
+                report.extend(part.lines().skip(1).map(|l| format!("{l}\n")));
+            }
+        }
+        report
+    };
+    std::fs::write(out, report).map_err(|e| format!("{}: {e}", out.display()))
+}
+
 /// Per-band numbers of the ladder's points (at each band's middle) against the humans.
 pub fn verify(ladder: &crate::profile::Ladder, sets: &BTreeMap<u32, Vec<OraclePosition>>) -> String {
+    verify_at(ladder, sets, |band| band as i32 + 100)
+}
+
+/// Per-band numbers of the ladder at `elo_of(band)` against the humans of the band.
+pub fn verify_at(
+    ladder: &crate::profile::Ladder,
+    sets: &BTreeMap<u32, Vec<OraclePosition>>,
+    elo_of: impl Fn(u32) -> i32,
+) -> String {
     let mut report = String::from(
         "band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,human_top_rate,top_rate,rate50,human_rate50,rate100,human_rate100,rate300,human_rate300,scaled,human_scaled\n",
     );
     for (band, positions) in sets {
-        let elo = *band as i32 + 100;
+        let elo = elo_of(*band);
         let player = crate::player::Player {
             setting: crate::player::Setting::Level(ladder.at(elo)),
             avatar: crate::profile::Avatar::neutral(),

@@ -147,6 +147,18 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
     },
+    /// Measure a ladder file's points against the humans of their bands, in process.
+    Check {
+        #[arg(long)]
+        oracle: PathBuf,
+        #[arg(long, default_value = "profiles/ladder.toml")]
+        ladder: PathBuf,
+        /// BAND:ELO pairs (e.g. 1200:1350); default: every band at its middle.
+        #[arg(long, num_args = 0..)]
+        points: Vec<String>,
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// SVG plots (and a markdown table) from measure CSVs.
     Report {
         /// CSV files written by `measure`.
@@ -177,6 +189,15 @@ pub fn main(args: &[String]) -> ExitCode {
 
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
+        Cmd::Check { oracle, ladder, points, out } => {
+            let mut pairs = Vec::new();
+            for p in &points {
+                let parsed = p.split_once(':').and_then(|(b, e)| Some((b.parse().ok()?, e.parse().ok()?)));
+                pairs.push(parsed.ok_or_else(|| format!("--points '{p}': expected BAND:ELO"))?);
+            }
+            fit::check(&oracle, &ladder, &pairs, &out)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Fit { oracle, per_band, version, ladder_out, csv_out, jobs } => {
             fit::run(&oracle, per_band, version, &ladder_out, &csv_out, jobs)?;
             Ok(ExitCode::SUCCESS)
