@@ -62,6 +62,10 @@ if want measure; then
             --label "stockfish-15.1 UCI_Elo=$elo" --cache "$H/moves/stockfish-$elo.jsonl" \
             --out "$R/humanlike-stockfish.csv" --jobs "$JOBS"
     done
+    # Reference: full-strength Stockfish at the same time, the oracle's own noise floor.
+    "$BIN" humanlike measure --oracle "$H/oracle.jsonl" --engine "$SF" --go "$GO" \
+        --label "stockfish-15.1 full strength" --cache "$H/moves/stockfish-full.jsonl" \
+        --out "$R/humanlike-stockfish.csv" --jobs "$JOBS"
 fi
 
 if want report; then
