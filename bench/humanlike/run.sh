@@ -36,7 +36,7 @@ want() { [ "$STAGE" = all ] || [ "$STAGE" = "$1" ]; }
 if want sample && [ ! -s "$H/positions.jsonl" ]; then
     # More than 1000 per band so that >= 1000 per band stay eligible after the oracle's filter
     # (weak players' games reach decided positions more often: 70 % eligible at 800-999).
-    "$BIN" humanlike sample --pgn "$PGN" --out "$H/positions.jsonl" --per-band 1200 --band-count 800=1480 --band-count 1000=1340 --band-count 1200=1300 --bands 800-2400 \
+    "$BIN" humanlike sample --pgn "$PGN" --out "$H/positions.jsonl" --per-band 1200 --band-count 800=1480 --band-count 1000=1340 --band-count 1200=1300 --band-count 1400=1230 --band-count 2200=1230 --bands 800-2400 \
         --min-ply 16 --max-per-game 16 --seed 1 | tee "$H/sample-summary.txt"
 fi
 
@@ -62,6 +62,10 @@ if want measure; then
             --label "stockfish-15.1 UCI_Elo=$elo" --cache "$H/moves/stockfish-$elo.jsonl" \
             --out "$R/humanlike-stockfish.csv" --jobs "$JOBS"
     done
+    # Reference: full-strength Stockfish at the same time, the oracle's own noise floor.
+    "$BIN" humanlike measure --oracle "$H/oracle.jsonl" --engine "$SF" --go "$GO" \
+        --label "stockfish-15.1 full strength" --cache "$H/moves/stockfish-full.jsonl" \
+        --out "$R/humanlike-stockfish.csv" --jobs "$JOBS"
 fi
 
 if want report; then
