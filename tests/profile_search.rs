@@ -66,7 +66,8 @@ fn random_profile_move_is_legal_and_seeded() {
 #[test]
 fn the_smallest_ladder_budget_still_scores_every_root_move() {
     let level = Ladder::builtin().at(0);
-    // Busy middlegame positions (45 and 52 legal moves, many captures).
+    // Busy middlegame positions (45 and 52 legal moves, many captures); the player always completes
+    // depth 1 (`min_depth`), whatever the budget.
     for fen in [
         "r2q1rk1/pp2bppp/2n1bn2/2pp4/3P4/2NBPN2/PP1B1PPP/R2QK2R w KQ - 0 10",
         "2r2rk1/1bqnbppp/p2ppn2/1p6/3NPP2/P1N1B1Q1/1PP1B1PP/R4R1K w - - 0 16",
@@ -76,7 +77,13 @@ fn the_smallest_ladder_budget_still_scores_every_root_move() {
         s.eval = level.eval.clone();
         let res = s.analyse(
             &Game::new(pos.clone()),
-            &Limits { nodes: Some(level.nodes), depth: level.depth, multipv: usize::MAX, ..Limits::default() },
+            &Limits {
+                nodes: Some(level.nodes),
+                depth: level.depth,
+                multipv: usize::MAX,
+                min_depth: 1,
+                ..Limits::default()
+            },
         );
         assert_eq!(res.root_moves.len(), pos.legal_moves().len(), "{fen}");
         assert!(res.root_moves.iter().all(|r| r.depth >= 1), "{fen}");

@@ -17,7 +17,7 @@ const POSITIONS: [&str; 4] = [
 fn settings() -> Vec<Vec<String>> {
     let mut v: Vec<Vec<String>> =
         ["reduced", "club", "random"].iter().map(|p| vec![format!("setoption name Profile value {p}")]).collect();
-    for elo in [800, 1500, 2100, 2600] {
+    for elo in [800, 1500, 2100, 2400] {
         v.push(vec![
             "setoption name UCI_LimitStrength value true".into(),
             format!("setoption name UCI_Elo value {elo}"),
