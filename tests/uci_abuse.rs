@@ -139,3 +139,22 @@ fn no_thread_or_fd_leaks_over_1000_go_stop_cycles() {
     assert!(threads1 <= threads0 + 1, "threads {threads0} -> {threads1}");
     assert_eq!(fds0, fds1, "file descriptors {fds0} -> {fds1}");
 }
+
+/// Regression (found by fuzzing, fuzz/run.sh): `d` during an unbounded search used to wait for the
+/// search's lock, so the engine stopped reading input and `stop` was never seen.
+#[test]
+fn d_and_eval_during_an_unbounded_search_answer_at_once() {
+    let mut e = Uci::start();
+    e.send("position startpos moves e2e4");
+    e.send("go");
+    e.wait_for(T, |l| l.starts_with("info depth 2"));
+    e.send("d");
+    e.send("eval");
+    let t = Instant::now();
+    e.send("isready");
+    e.wait_for(Duration::from_secs(3), |l| l == "readyok");
+    assert!(t.elapsed() < Duration::from_secs(1));
+    e.send("stop");
+    let (mv, _) = e.bestmove(Duration::from_secs(3));
+    assert!(is_legal_after("startpos moves e2e4", &mv));
+}

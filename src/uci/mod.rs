@@ -77,6 +77,8 @@ pub struct Engine {
     multipv: usize,
     move_overhead: Duration,
     tb_probe_limit: usize,
+    /// The loaded tables (also handed to the searcher), readable while a search runs.
+    tablebases: Option<Arc<Tablebases>>,
     debug: bool,
     /// Strength state (SPEC 3-6).
     strength: Strength,
@@ -132,6 +134,7 @@ impl Engine {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             tb_probe_limit: 7,
+            tablebases: None,
             debug: false,
             strength: Strength {
                 profile: "strong".into(),
@@ -328,9 +331,12 @@ impl Engine {
                 if tb.is_loaded() {
                     tb.set_probe_limit(self.tb_probe_limit);
                     self.out.info_string(&report.summary());
-                    self.searcher().tablebases = Some(Arc::new(tb));
+                    let tb = Arc::new(tb);
+                    self.tablebases = Some(Arc::clone(&tb));
+                    self.searcher().tablebases = Some(tb);
                 } else {
                     self.searcher().tablebases = None;
+                    self.tablebases = None;
                     if !spec.trim().is_empty() {
                         self.out.info_string("SyzygyPath: no tables loaded; playing without tablebases");
                     }
@@ -339,6 +345,7 @@ impl Engine {
             Err(e) => {
                 self.out.info_string(&e);
                 self.searcher().tablebases = None;
+                self.tablebases = None;
             }
         }
     }
@@ -376,7 +383,8 @@ impl Engine {
         let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
         self.out.line(&format!("Start: {} (+{} moves)", self.root_fen, self.game.keys_len()));
-        let tb_line = match &self.searcher().tablebases {
+        // Never lock the searcher here: a running search holds it (fuzzing found `go` + `d` hanging).
+        let tb_line = match &self.tablebases {
             Some(tb) => tb.describe(pos),
             None => "Tablebase: none loaded (set SyzygyPath)".to_string(),
         };
