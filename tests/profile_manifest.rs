@@ -76,9 +76,11 @@ fn an_edited_file_without_a_new_version_fails() {
     let err = m.check_file("club.toml", &edited).unwrap_err();
     assert!(err.contains("without a new version"), "{err}");
     // A bumped version without a manifest entry fails too, and says what to add.
-    let bumped = edited.replace("version = 1", "version = 2");
+    let v = Profile::builtin("club").unwrap().version;
+    let bumped = edited.replace(&format!("version = {v}"), &format!("version = {}", v + 1));
+    assert_ne!(bumped, edited);
     let err = m.check_file("club.toml", &bumped).unwrap_err();
-    assert!(err.contains("no manifest entry") && err.contains("version = 2"), "{err}");
+    assert!(err.contains("no manifest entry") && err.contains(&format!("version = {}", v + 1)), "{err}");
 }
 
 #[test]
