@@ -384,12 +384,7 @@ impl Worker<'_> {
             && !pv_node
             && h.depth >= depth
             && self.game.pos().halfmoves() < 90
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-                Bound::None => false,
-            }
+            && h.bound.cuts(h.score, alpha, beta)
         {
             return h.score;
         }
@@ -622,16 +617,10 @@ impl Worker<'_> {
         }
         let key = self.game.key();
         let hit = self.tt.probe(key, ply);
-        if let Some(h) = hit {
-            let ok = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-                Bound::None => false,
-            };
-            if ok {
-                return h.score;
-            }
+        if let Some(h) = hit
+            && h.bound.cuts(h.score, alpha, beta)
+        {
+            return h.score;
         }
         let mut best;
         let stand_pat;

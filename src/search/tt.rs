@@ -10,6 +10,19 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Does a stored `score` with this bound decide the window (alpha, beta)?
+    #[inline]
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Default)]
 #[repr(C)]
 struct Entry {
