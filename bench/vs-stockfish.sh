@@ -12,6 +12,6 @@ out=bench/results/vs-stockfish-$elo
 ./target/release/sparring match \
   -engine cmd="$bin" name=sparring \
   -engine cmd=/usr/games/stockfish name="stockfish-$elo" option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
-  -each tc=10+0.1 option.Hash=16 -games 2 -rounds "$pairs" -repeat -concurrency 1 \
+  -each tc=10+0.1 option.Hash=16 -games 2 -rounds "$pairs" -repeat -concurrency "${CONCURRENCY:-1}" \
   -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
   -srand 2026 -pgnout "$out.pgn" -jsonout "$out.json" -progress lines | tee "$out.txt" | tail -15
