@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Ladder points on Stockfish's computer scale (issue 6, cross-check b): each pairing is sparring at
+# UCI_Elo OURS against Debian's Stockfish 15.1 with UCI_LimitStrength at UCI_Elo SF, openings from
+# 8moves_v3.pgn, colours reversed per opening. A pairing whose JSON already holds the planned
+# games is skipped, so the script can be stopped and rerun (resumable). Stockfish plays on the clock
+# TC; sparring's ladder points play their own node budgets whatever the clock (`nodes=1e8` only
+# caps them), so they are the same players at any time control and are not cut short by a fast
+# clock (the 2300 point needs about 0.25 s a move). Then
+# bench/sf_scale_report.py writes bench/results/sf-scale.csv and .svg (equivalent = SF + Elo
+# difference, with the 95 % interval of the match).
+# Usage: bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
+#   e.g. bench/sf-scale.sh 100 5+0.05 1500:1500 1700:1700 1900:1900 2100:2100 2300:2300 2400:2400
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-100}; tc=${2:-5+0.05}; shift 2 || true
+pairs=("$@"); [ ${#pairs[@]} -gt 0 ] || pairs=(1500:1500 1700:1700 1900:1900 2100:2100 2300:2300 2400:2400)
+if ! [ -x /usr/games/stockfish ]; then apt-get update -qq && apt-get install -y -qq stockfish; fi
+cargo build --release --quiet
+bin=$PWD/target/release/sparring
+out=bench/results/sf-scale
+mkdir -p "$out"
+for p in "${pairs[@]}"; do
+  ours=${p%%:*}; sf=${p##*:}
+  stem=$out/elo$ours-vs-sf$sf
+  if [ -f "$stem.json" ] && python3 -c "import json,sys; sys.exit(0 if json.load(open('$stem.json'))['games_played'] >= $games else 1)"; then
+    echo "$stem: done, skipped"; continue
+  fi
+  rm -f "$stem.pgn" "$stem.json"
+  echo "[$(date +%T)] sparring UCI_Elo $ours vs stockfish UCI_Elo $sf, $games games at $tc"
+  "$bin" match \
+    -engine cmd="$bin" name="sparring-$ours" option.UCI_LimitStrength=true option.UCI_Elo="$ours" nodes=100000000 \
+    -engine cmd=/usr/games/stockfish name="stockfish-$sf" option.UCI_LimitStrength=true option.UCI_Elo="$sf" tc="$tc" timemargin=100 \
+    -each option.Hash=16 -games 2 -rounds $(( (games + 1) / 2 )) -repeat \
+    -concurrency "${CONCURRENCY:-2}" -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
+    -srand $(( 6000 + ours )) -pgnout "$stem.pgn" -jsonout "$stem.json" -progress quiet > "$stem.txt"
+  grep -E '^(Score|Elo|Terminations)' "$stem.txt" || tail -5 "$stem.txt"
+done
+python3 bench/sf_scale_report.py
