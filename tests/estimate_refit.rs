@@ -2,7 +2,9 @@
 //! the held-out evaluation and the samples CSV.
 
 use sparring::estimate::model::StrengthModel;
-use sparring::estimate::refit::{FitPart, Sample, Weighting, evaluate, read_samples_csv, refit, wls};
+use sparring::estimate::refit::{
+    Direction, FitPart, Sample, Weighting, evaluate, read_samples_csv, refit, refit_with, wls,
+};
 
 /// A small deterministic generator (SplitMix64) for synthetic data.
 struct Rng(u64);
@@ -155,4 +157,43 @@ fn split_and_samples_csv() {
     assert_eq!(r[0].player, "x, y");
     assert_eq!((r[0].game, r[0].n, r[0].rating), (3, 20, 1500.0));
     assert!(read_samples_csv("game,color\n1,white\n").is_err());
+}
+
+/// Ratings spread evenly, each game's ASE = true line + heavy noise: what real games look like.
+fn noisy_ase_samples(count: usize, k: f64, noise: f64, seed: u64) -> Vec<Sample> {
+    let mut r = Rng(seed);
+    (0..count)
+        .map(|i| {
+            let rating = 900.0 + 1400.0 * r.next();
+            let ase = 0.4 - (rating - 1500.0) / k + (r.next() - 0.5) * 2.0 * noise;
+            Sample {
+                game: i + 1,
+                color: "white".into(),
+                player: format!("p{i}"),
+                rating,
+                n: 40,
+                ase,
+                sd: 0.4,
+                p75_loss: 50.0,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn ase_on_rating_is_unbiased_where_rating_on_ase_is_attenuated() {
+    // True calibration: 5000 Elo per ASE unit; per-game ASE noise much larger than the signal.
+    let s = noisy_ase_samples(4000, 5000.0, 0.25, 11);
+    let (inv, fit) =
+        refit_with(&s, Weighting::Plies, Direction::AseOnRating, None, &StrengthModel::pawnbook()).unwrap();
+    assert!((inv.elo_per_ase_unit - 5000.0).abs() < 500.0, "{}", inv.elo_per_ase_unit);
+    assert_eq!(inv.fitted.as_ref().unwrap().direction, "ase-on-rating");
+    assert!(fit.r2 < 0.5, "the synthetic data must be noisy for this test to mean anything: {}", fit.r2);
+    // The other direction shrinks: far fewer Elo per ASE unit than the truth.
+    let (ols, _) = refit(&s, Weighting::Plies, None, &StrengthModel::pawnbook()).unwrap();
+    assert!(ols.elo_per_ase_unit < 0.5 * 5000.0, "{}", ols.elo_per_ase_unit);
+    // Pooled, the inverse model places a 2100 player's mean ASE near 2100; the other near the mean.
+    let ase_2100 = 0.4 - 600.0 / 5000.0;
+    assert!((inv.elo_f(ase_2100) - 2100.0).abs() < 80.0, "{}", inv.elo_f(ase_2100));
+    assert!(ols.elo_f(ase_2100) < 1900.0, "{}", ols.elo_f(ase_2100));
 }

@@ -4,7 +4,7 @@ use super::analyse::{self, GameAnalysis, Pairing, RunOptions, RunStats, Settings
 use super::model::StrengthModel;
 use super::oracle::{Budget, OracleSpec};
 use super::pgn::{self, GameError, PgnGame};
-use super::refit::{self, FitPart, Sample, Weighting};
+use super::refit::{self, Direction, FitPart, Sample, Weighting};
 use super::report::{self, Format};
 use clap::{Args, Parser};
 use std::io::IsTerminal;
@@ -96,6 +96,10 @@ pub struct RefitCli {
     pub fit_part: FitPart,
     #[arg(long, value_enum, default_value = "plies")]
     pub weights: Weighting,
+    /// Regression direction: `rating-on-ase` minimises one game's error but shrinks estimates
+    /// towards the mean; `ase-on-rating` (inverted) is unbiased when games are pooled.
+    #[arg(long, value_enum, default_value = "rating-on-ase")]
+    pub direction: Direction,
     /// Express the anchor at this Elo [default: the weighted centroid of the samples].
     #[arg(long)]
     pub anchor_elo: Option<f64>,
@@ -317,7 +321,7 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
     }
     // The samples must come from this build when the oracle is internal (see the bench script).
     template.oracle_fingerprint = (template.oracle == "internal").then(super::oracle::internal_fingerprint);
-    let (mut model, fit) = refit::refit(&fit_set, c.weights, c.anchor_elo, &template)?;
+    let (mut model, fit) = refit::refit_with(&fit_set, c.weights, c.direction, c.anchor_elo, &template)?;
     let baseline = {
         let r: Vec<f64> =
             fit_set.iter().filter(|s| s.n >= super::model::MIN_ELIGIBLE_PLIES).map(|s| s.rating).collect();
@@ -361,7 +365,12 @@ fn fit_report(
     if let Some(f) = &m.fitted {
         let _ = writeln!(s, "- fit part: {}", f.selection);
         let _ = writeln!(s, "- weighting: {}", f.weighting);
+        let _ = writeln!(s, "- direction: {}", if f.direction.is_empty() { "rating-on-ase" } else { &f.direction });
     }
+    let rmse_unit = match m.fitted.as_ref().map(|f| f.direction.as_str()) {
+        Some("ase-on-rating") => "ASE",
+        _ => "Elo",
+    };
     let _ = writeln!(
         s,
         "- oracle: `{}`, {}, pairing {}",
@@ -382,7 +391,7 @@ fn fit_report(
     }
     let _ = writeln!(
         s,
-        "\n| coefficient | value |\n|---|---|\n| anchor_elo | {:.1} |\n| anchor_ase | {:.4} |\n| elo_per_ase_unit | {:.1} |\n| samples | {} |\n| weighted R² | {:.4} |\n| weighted RMSE (Elo) | {:.1} |",
+        "\n| coefficient | value |\n|---|---|\n| anchor_elo | {:.1} |\n| anchor_ase | {:.4} |\n| elo_per_ase_unit | {:.1} |\n| samples | {} |\n| weighted R² | {:.4} |\n| weighted RMSE ({rmse_unit}) | {:.4} |",
         m.anchor_elo, m.anchor_ase, m.elo_per_ase_unit, fit.samples, fit.r2, fit.weighted_rmse
     );
     let o = &m.original_calibration;

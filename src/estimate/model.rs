@@ -60,6 +60,10 @@ pub struct FitInfo {
     pub selection: String,
     pub samples: usize,
     pub weighting: String,
+    /// `rating-on-ase` or `ase-on-rating` (see `refit.rs`); empty in models fitted before the
+    /// choice existed, which were `rating-on-ase`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub direction: String,
     pub r2: f64,
     pub weighted_rmse: f64,
     pub held_out: Option<serde_json::Value>,

@@ -1,9 +1,20 @@
 //! Refitting the calibration by weighted least squares, and the held-out evaluation.
 //!
-//! Each sample is one game side with ≥ 12 eligible plies and a known rating. The fit is the
-//! weighted regression `rating = α + β·ase`; the model stores it as `elo_per_ase_unit = −β` and an
-//! anchor on the line. By default the anchor is the weighted centroid of the samples (the point
-//! the WLS line passes through), or the line's value at a requested `anchor_elo`.
+//! Each sample is one game side with ≥ 12 eligible plies and a known rating. Two fits:
+//!
+//! - `rating-on-ase` (the original): the weighted regression `rating = α + β·ase`, stored as
+//!   `elo_per_ase_unit = −β`. It minimises the error of one game's estimate, and so shrinks every
+//!   estimate towards the samples' mean rating: one game's ASE is so noisy (R² ≈ 0.1) that the
+//!   slope is attenuated about tenfold, and a player whose true level is far from the mean is
+//!   placed near it however many games are pooled.
+//! - `ase-on-rating` (calibration, as in Regan–Haworth): the regression `ase = a + b·rating`,
+//!   inverted to `elo_per_ase_unit = −1/b`. The noise is in the ASE, which is the regressand here,
+//!   so the slope is unbiased: pooled over many games (a player's history, a ladder point's
+//!   self-play) the estimate converges to the level whose people err that much. Single-game
+//!   estimates spread wider.
+//!
+//! Either way the anchor is the weighted centroid of the samples (both lines pass through it), or
+//! the line's value at a requested `anchor_elo`.
 
 use super::model::{self, FitInfo, ROLLING_GAMES, SideStats, StrengthModel};
 use serde::Serialize;
@@ -46,6 +57,26 @@ impl Weighting {
         match self {
             Weighting::Plies => s.n as f64,
             Weighting::Uniform => 1.0,
+        }
+    }
+}
+
+/// Which variable is regressed on which (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// `rating = α + β·ase`: best single-game error, shrunk towards the mean.
+    #[default]
+    RatingOnAse,
+    /// `ase = a + b·rating`, inverted: unbiased for pooled games.
+    AseOnRating,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::RatingOnAse => "rating-on-ase",
+            Direction::AseOnRating => "ase-on-rating",
         }
     }
 }
@@ -115,22 +146,39 @@ pub fn refit(
     anchor_elo: Option<f64>,
     template: &StrengthModel,
 ) -> Result<(StrengthModel, LineFit), String> {
-    let pts: Vec<(f64, f64, f64)> = samples
-        .iter()
-        .filter(|s| s.n >= model::MIN_ELIGIBLE_PLIES)
-        .map(|s| (s.ase, s.rating, weighting.weight(s)))
-        .collect();
+    refit_with(samples, weighting, Direction::RatingOnAse, anchor_elo, template)
+}
+
+/// [`refit`] with a choice of regression direction. The returned [`LineFit`] is the regression
+/// as fitted (for `ase-on-rating`, x is the rating and y the ASE).
+pub fn refit_with(
+    samples: &[Sample],
+    weighting: Weighting,
+    direction: Direction,
+    anchor_elo: Option<f64>,
+    template: &StrengthModel,
+) -> Result<(StrengthModel, LineFit), String> {
+    let used = samples.iter().filter(|s| s.n >= model::MIN_ELIGIBLE_PLIES);
+    let pts: Vec<(f64, f64, f64)> = match direction {
+        Direction::RatingOnAse => used.map(|s| (s.ase, s.rating, weighting.weight(s))).collect(),
+        Direction::AseOnRating => used.map(|s| (s.rating, s.ase, weighting.weight(s))).collect(),
+    };
     let fit = wls(&pts)?;
     if fit.slope >= 0.0 {
         return Err(format!(
-            "refusing to refit: rating does not fall with ASE in these samples (slope {:+.1} Elo per ASE unit)",
-            fit.slope
+            "refusing to refit: rating does not fall with ASE in these samples (slope {:+.4} for {})",
+            fit.slope,
+            direction.as_str()
         ));
     }
-    let k = -fit.slope;
+    // Elo per ASE unit, and the centroid (Elo, ASE) the line passes through.
+    let (k, centroid) = match direction {
+        Direction::RatingOnAse => (-fit.slope, (fit.mean_y, fit.mean_x)),
+        Direction::AseOnRating => (-1.0 / fit.slope, (fit.mean_x, fit.mean_y)),
+    };
     let (a_elo, a_ase) = match anchor_elo {
-        None => (fit.mean_y, fit.mean_x),
-        Some(e) => (e, (fit.intercept - e) / k),
+        None => centroid,
+        Some(e) => (e, centroid.1 - (e - centroid.0) / k),
     };
     let mut m = template.clone();
     m.version = model::MODEL_VERSION;
@@ -140,6 +188,7 @@ pub fn refit(
     m.fitted = Some(FitInfo {
         samples: fit.samples,
         weighting: format!("{weighting:?}").to_lowercase(),
+        direction: direction.as_str().to_string(),
         r2: fit.r2,
         weighted_rmse: fit.weighted_rmse,
         ..Default::default()
