@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Writes bench/results/humanlike-ladder.md from the measurement CSVs (stdlib only):
+humanlike-ladder.csv (each point on its band), humanlike-ladder-monotone.csv (every point on one
+band's positions), humanlike-ladder-sfpoints.csv + humanlike-stockfish.csv (same positions as
+Stockfish UCI_Elo), selfplay/ladder-*.json (self-play), sf-scale*.csv (Stockfish-scale matches),
+selfplay/ladder-*.stats.csv (estimator cross-check)."""
+import csv
+import json
+import re
+from pathlib import Path
+
+R = Path("bench/results")
+ladder = list(csv.DictReader(open(R / "humanlike-ladder.csv")))
+mono = list(csv.DictReader(open(R / "humanlike-ladder-monotone.csv")))
+sfp = list(csv.DictReader(open(R / "humanlike-ladder-sfpoints.csv")))
+sf = list(csv.DictReader(open(R / "humanlike-stockfish.csv")))
+model = json.load(open("calibration/strength-model.json"))
+out = []
+w = out.append
+
+w("# `UCI_Elo` on the human scale: ladder v4 against people\n")
+w("**What scale `UCI_Elo` is on.** `UCI_Elo` N means: *errs like FICS blitz players rated about N*. "
+  "Each ladder point (`profiles/ladder.toml`, v4) was fitted so that, on positions taken from rated "
+  "human games, its centipawn losses (mean and whole distribution) match those of the players of its "
+  "200-point band, the way intrinsic-rating work (Regan–Haworth) measures people. Ratings are FICS "
+  "blitz ratings, not FIDE. The calibrated span is 800–2400 (bands 800–999 … 2200–2399; points at the "
+  "band middles 900 … 2300; the ends 800 and 2400 are a little weaker and stronger than their "
+  "neighbours). **It is not Stockfish's scale**: in games, our points score like Stockfish 15.1 "
+  "`UCI_Elo` settings a few hundred points lower down the ladder (section *Stockfish's scale*), "
+  "while per move Stockfish's low settings err more, and less like people, than ours.\n")
+w("Method (reproducible): `bench/humanlike/run.sh` (positions + depth-8 internal oracle, cached in "
+  "`bench/humanlike/oracle.jsonl`); v3 was fitted by `sparring humanlike fit --oracle "
+  "bench/humanlike/oracle.jsonl --per-band 700 --version 3 --jobs 2`; v4 changed four points by "
+  "hand, each checked with `sparring humanlike check --points BAND:ELO --ladder FILE` (header of "
+  "`profiles/ladder.toml`). The tables are `sparring humanlike check` (the real player, seed 777), "
+  "this page is `bench/humanlike/ladder_report.py`. Eligible positions: not forced, best score not "
+  "a mate, |eval| ≤ 600. Loss = oracle best − played, capped at 300 cp.\n")
+w("![mean cp loss per band: humans, the ladder, Stockfish UCI_Elo](humanlike-ladder-loss.svg)\n")
+
+w("## Each point on its own band's positions (every eligible position, ≥ 1009 per band) — `humanlike-ladder.csv`\n")
+w("| band | point | n | loss | humans | error | KS | match (human move) | top move | humans' top move |")
+w("|---|---|---|---|---|---|---|---|---|---|")
+ok_loss = ok_ks = 0
+for r in ladder:
+    e = float(r["mean_error_pct"])
+    ks = float(r["ks"])
+    ok_loss += abs(e) <= 10
+    ok_ks += ks <= 0.08
+    w(f"| {r['band']} | {r['elo']} | {r['n']} | {float(r['mean_loss']):.1f} | {float(r['human_mean_loss']):.1f} | "
+      f"{e:+.1f} % | {ks:.3f} | {float(r['match_rate']):.3f} | {float(r['top_rate']):.3f} | {float(r['human_top_rate']):.3f} |")
+w(f"\n{ok_loss} of {len(ladder)} bands within ±10 % of the humans' mean loss, {ok_ks} of {len(ladder)} with "
+  "KS ≤ 0.08 (noise at n ≈ 1000 is about 0.06). About 60 % of these positions were used by the v3 fit, "
+  "so this is not an independent test; v3's held-out table (`humanlike-ladder-heldout.csv`, 293–346 "
+  "positions per band, the fit never saw them) gave errors of −18 % to +25 %, mostly the sampling "
+  "noise of the humans' own mean at n ≈ 300 (it moves ±15 % between subsets). It was not redone for "
+  "v4's three changed band points (1100, 1900, 2100).\n")
+
+w("## Monotone: every point on the same positions (band 1600–1799, n = 1009) — `humanlike-ladder-monotone.csv`\n")
+w("| point | loss | KS vs 1600–1799 humans | top move | match (1600–1799 humans' move) |")
+w("|---|---|---|---|---|")
+for r in mono:
+    w(f"| {r['elo']} | {float(r['mean_loss']):.1f} | {float(r['ks']):.3f} | {float(r['top_rate']):.3f} | {float(r['match_rate']):.3f} |")
+losses = [float(r["mean_loss"]) for r in mono]
+tops = [float(r["top_rate"]) for r in mono]
+strict = all(a > b for a, b in zip(losses, losses[1:])) and all(a < b for a, b in zip(tops, tops[1:]))
+w(f"\nOn one position set, loss falls and the top-move rate rises {'strictly' if strict else 'NOT strictly'} "
+  "with `UCI_Elo`. The match rate with *these* players' moves peaks at the points fitted to them "
+  "(1500–1700) and is lower for the searched points above, as it should be; on each point's own band "
+  "(first table) it rises from 0.253 to 0.414 but not strictly (1500 and 1900 dip by 0.03 and 0.01), "
+  "and the humans' own top-move rate per band is not monotone either.\n")
+
+w("## Self-play: each point against the point 200 below (cross-check c)\n")
+w("100 games per pairing (50 openings from `8moves_v3.pgn`, colours reversed), the weak players on "
+  "their own node budgets (`bench/ladder.sh`, results in `selfplay/`).\n")
+w("| pairing | W-D-L (higher point) | score | Elo difference (95 %) |")
+w("|---|---|---|---|")
+for hi in range(1100, 2400, 200):
+    p = R / "selfplay" / f"ladder-{hi}-vs-{hi - 200}.json"
+    if not p.exists():
+        continue
+    d = json.load(open(p))
+    r, e = d["result"], d["elo"]
+    w(f"| {hi} vs {hi - 200} | {r['wins']}-{r['draws']}-{r['losses']} | {d['score'] * 100:.1f} % | {e['elo']:+.0f} ± {e['error95']:.0f} |")
+w("\nEvery point beats the one below it. 1500 vs 1300 and 1700 vs 1500 were measured with v3, whose "
+  "points 1300, 1500 and 1700 are unchanged in v4. The gaps are uneven, and follow the people: the "
+  "1600–2000 players err alike, the 2200–2399 players much less (29.7 against 47.8 cp), so 2300 is far "
+  "stronger than 2100 in self-play (94.5 %), above issue 4's 60–85 % window for 200-point steps.\n")
+
+w("## Against Stockfish 15.1 `UCI_Elo` at the same numbers (same positions)\n")
+w("Stockfish: `UCI_LimitStrength=true`, `go movetime 50` (`humanlike-stockfish.csv`); ours: the ladder "
+  "at the same `UCI_Elo` (`humanlike-ladder-sfpoints.csv`).\n")
+w("| UCI_Elo | band | n | SF match | ours match | SF KS | ours KS | SF loss | ours loss | humans' loss | ours better on both? |")
+w("|---|---|---|---|---|---|---|---|---|---|---|")
+for o in sfp:
+    s = next((x for x in sf if x["elo"] == o["elo"] and x["band"] == o["band"]), None)
+    if not s:
+        continue
+    both = float(o["match_rate"]) > float(s["match_rate"]) and float(o["ks"]) < float(s["ks"])
+    w(f"| {o['elo']} | {o['band']} | {o['n']} | {float(s['match_rate']):.3f} | {float(o['match_rate']):.3f} | "
+      f"{float(s['ks']):.3f} | {float(o['ks']):.3f} | {float(s['mean_loss']):.1f} | {float(o['mean_loss']):.1f} | "
+      f"{float(o['human_mean_loss']):.1f} | {'yes' if both else 'no'} |")
+w("\nOurs is more human on both counts at 1350, 1500 and 1700 (match +7 to +9 points, KS a fifth of "
+  "Stockfish's). From 1900 up both are close to the people; Stockfish matches the human move up to "
+  "1.4 points more often there, and ours has the smaller KS at 1900 and 2300.\n")
+
+w("## Stockfish's scale (cross-check b) — `sf-scale.csv`, `sf-scale-points.csv`\n")
+pts = R / "sf-scale-points.csv"
+rows = R / "sf-scale.csv"
+if rows.exists():
+    w("`bench/sf-scale.sh`: each ladder point against Stockfish 15.1 with `UCI_LimitStrength=true` at a "
+      "`UCI_Elo`, 100 games from `8moves_v3.pgn` (random order, colours reversed per opening), "
+      "Stockfish on a 5+0.05 clock (its `UCI_Elo` is a depth-limited skill level, so it barely depends "
+      "on the clock), ours on its node budget. Equivalent = Stockfish's number + the match's logistic "
+      "Elo difference; interval = the match's 95 % interval.\n")
+    w("| ours | Stockfish | games | W-D-L (ours) | score | Elo difference | equivalent [95 %] |")
+    w("|---|---|---|---|---|---|---|")
+    for r in csv.DictReader(open(rows)):
+        w(f"| {r['ours']} | {r['sf']} | {r['games']} | {r['wins']}-{r['draws']}-{r['losses']} | "
+          f"{float(r['score']) * 100:.1f} % | {r['elo_diff']} ± {r['error95']} | {r['equivalent']} [{r['lower95']}, {r['upper95']}] |")
+    w("\n![UCI_Elo vs its Stockfish-scale equivalent](sf-scale.svg)\n")
+else:
+    w("Not measured yet.\n")
+
+w("## Strength estimator on each point's self-play games (cross-check a)\n")
+pool = {}
+for f in sorted((R / "selfplay").glob("ladder-*.stats.csv")):
+    for r in csv.DictReader(open(f)):
+        e = int(r["engine"][3:])
+        s = pool.setdefault(e, [0, 0.0])
+        s[0] += int(r["plies"])
+        s[1] += int(r["plies"]) * float(r["ase"])
+a0, e0, k = model["anchor_ase"], model["anchor_elo"], model["elo_per_ase_unit"]
+k_inv = 7161.3  # sparring strength refit --direction ase-on-rating on the same FICS samples
+w("Pooled ASE (depth-6 internal oracle, `sparring strength`) of all of a point's self-play plies, "
+  f"turned into Elo by the shipped model (`rating-on-ase`, {k:.0f} Elo per ASE unit) and by the "
+  f"calibration-direction fit on the same FICS samples (`--direction ase-on-rating`, {k_inv:.0f}).\n")
+w("| point | plies | pooled ASE | shipped model | ase-on-rating |")
+w("|---|---|---|---|---|")
+for e in sorted(pool):
+    n, sa = pool[e]
+    a = sa / n
+    w(f"| {e} | {n} | {a:.4f} | {e0 + (a0 - a) * k:.0f} | {e0 + (a0 - a) * k_inv:.0f} |")
+w("\nThe shipped model is fitted for one game (rating regressed on a very noisy per-game ASE, "
+  "R² 0.09), so it shrinks everything towards the FICS mean: every point lands at 1410–1520 and "
+  "the check fails. The calibration-direction fit orders the points almost right (987 … 2096; "
+  "1700 is out of order) but misses by up to ±280: self-play positions are not human-game "
+  "positions, and a point's ASE depends on its opponent (1900: 0.354 against 1700, 0.384 "
+  "against 2100). Agreement within ±100 is not shown.\n")
+Path(R / "humanlike-ladder.md").write_text("\n".join(out) + "\n")
+print("wrote", R / "humanlike-ladder.md")
