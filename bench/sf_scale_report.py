@@ -20,17 +20,19 @@ for js in sorted(src.glob("elo*-vs-sf*.json")):
     if d["games_played"] == 0:
         continue
     ours, sf = int(m.group(1)), int(m.group(2))
+    fin = lambda v: v is not None and math.isfinite(v)
     r = d["result"]
     n = d["games_played"]
     score = d["score"]
     e = d["elo"]
     rows.append({
         "ours": ours, "sf": sf, "games": n, "wins": r["wins"], "draws": r["draws"], "losses": r["losses"],
-        "score": round(score, 4), "elo_diff": round(e["elo"], 1) if math.isfinite(e["elo"]) else "",
-        "error95": round(e["error95"], 1) if math.isfinite(e["error95"]) else "",
-        "equivalent": round(sf + e["elo"]) if math.isfinite(e["elo"]) else "",
-        "lower95": round(sf + e["lower95"]) if math.isfinite(e["lower95"]) else "",
-        "upper95": round(sf + e["upper95"]) if math.isfinite(e["upper95"]) else "",
+        # A match near 0 % or 100 % has no finite interval on one side (null in the JSON).
+        "score": round(score, 4), "elo_diff": round(e["elo"], 1) if fin(e["elo"]) else "",
+        "error95": round(e["error95"], 1) if fin(e["error95"]) else "",
+        "equivalent": round(sf + e["elo"]) if fin(e["elo"]) else "",
+        "lower95": round(sf + e["lower95"]) if fin(e["lower95"]) else "",
+        "upper95": round(sf + e["upper95"]) if fin(e["upper95"]) else "",
         "faults": "+".join(str(f) for f in d["faults"]),
     })
 rows.sort(key=lambda r: (r["ours"], r["sf"]))
