@@ -9,6 +9,7 @@ if ! command -v /usr/games/stockfish >/dev/null; then apt-get update -qq && apt-
 cargo build --release --quiet
 bin=${3:-target/release/sparring}
 out=bench/results/vs-stockfish-$elo
+rm -f "$out.pgn"  # -pgnout appends
 ./target/release/sparring match \
   -engine cmd="$bin" name=sparring \
   -engine cmd=/usr/games/stockfish name="stockfish-$elo" option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
