@@ -5,8 +5,8 @@ use rand_chacha::rand_core::Rng;
 use shakmaty::{Chess, Color, Position};
 use sparring::board::zobrist;
 use sparring::profile::seed::{
-    SEED_CONTEXT, decision_rng, decision_rng_for, decision_seed, fresh_match_seed, game_ply, pick_index, seed_material,
-    tags, uniform_f64,
+    MAX_SEED_OPTION, SEED_CONTEXT, decision_rng, decision_rng_for, decision_seed, fresh_match_seed, game_ply,
+    pick_index, seed_material, tags, uniform_f64,
 };
 
 fn hex(bytes: &[u8]) -> String {
@@ -114,10 +114,11 @@ fn pick_index_is_in_range_and_roughly_uniform() {
 }
 
 #[test]
-fn fresh_match_seeds_are_nonzero_and_differ() {
-    let a = fresh_match_seed();
-    let b = fresh_match_seed();
-    assert_ne!(a, 0);
-    assert_ne!(b, 0);
-    assert_ne!(a, b);
+fn fresh_match_seeds_fit_the_seed_option_and_differ() {
+    let seeds: std::collections::HashSet<u64> = (0..2000).map(|_| fresh_match_seed()).collect();
+    assert_eq!(seeds.len(), 2000);
+    // A reported seed must be accepted back by `setoption name Seed` (spin 0..=MAX_SEED_OPTION).
+    assert!(seeds.iter().all(|s| (1..=MAX_SEED_OPTION).contains(s)));
+    // Not squeezed into a small corner of the range either.
+    assert!(seeds.iter().any(|&s| s > MAX_SEED_OPTION / 2));
 }

@@ -79,19 +79,43 @@ fn seed_zero_reports_a_fresh_seed_that_replays_the_game() {
     e.send("setoption name Profile value club");
     e.send("setoption name Seed value 0");
     e.send("ucinewgame");
-    let lines = e.wait_for(T, |l| l.starts_with("info string seed "));
-    let seed: u64 = lines.last().unwrap().split_whitespace().nth(3).unwrap().parse().unwrap();
-    assert!(seed > 0);
-    e.send(&format!("position {}", POSITIONS[0]));
-    e.send("go nodes 100000");
-    let (played, _) = e.bestmove(T);
+    e.send("isready");
+    // `setoption Seed 0` and `ucinewgame` each draw a fresh seed; the game uses the last one.
+    let lines = e.wait_for(T, |l| l == "readyok");
+    let seeds: Vec<u64> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string seed "))
+        .map(|l| l.split_whitespace().nth(3).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(seeds.len(), 2, "one fresh seed per Seed=0 and per ucinewgame: {lines:?}");
+    assert_ne!(seeds[0], seeds[1], "ucinewgame must draw a new seed");
+    let seed = seeds[1];
+    // The reported seed must be settable through the option, or the game cannot be replayed.
+    assert!((1..=2_147_483_647).contains(&seed), "seed {seed} is outside the Seed option's range");
+    let game = |e: &mut Uci| -> Vec<String> {
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..6 {
+            let pos = if moves.is_empty() {
+                format!("position {}", POSITIONS[1])
+            } else {
+                format!("position {} moves {}", POSITIONS[1], moves.join(" "))
+            };
+            e.send(&pos);
+            e.send("go nodes 100000");
+            moves.push(e.bestmove(T).0);
+        }
+        moves
+    };
+    let played = game(&mut e);
     let mut f = Uci::start();
     f.send("setoption name Profile value club");
     f.send(&format!("setoption name Seed value {seed}"));
     f.send("ucinewgame");
-    f.send(&format!("position {}", POSITIONS[0]));
-    f.send("go nodes 100000");
-    assert_eq!(f.bestmove(T).0, played);
+    f.send("isready");
+    let lines = f.wait_for(T, |l| l == "readyok");
+    assert!(lines.iter().all(|l| !l.contains("out of range") && !l.contains("ignored")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with(&format!("info string seed {seed} "))), "{lines:?}");
+    assert_eq!(game(&mut f), played);
 }
 
 fn eval_rows(e: &mut Uci) -> Vec<String> {

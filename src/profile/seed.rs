@@ -101,9 +101,13 @@ pub fn pick_index(rng: &mut ChaCha20Rng, n: usize) -> usize {
     }
 }
 
-/// A new, non-zero match seed for `Seed = 0`: blake3 of the wall clock (ns), the process id and a
-/// per-process counter, first 8 bytes little-endian. Not reproducible by design; the engine reports
-/// it so that the game can be replayed.
+/// Largest value of the UCI `Seed` spin option (a 32-bit signed spin, as GUIs expect).
+pub const MAX_SEED_OPTION: u64 = 2_147_483_647;
+
+/// A new match seed for `Seed = 0`, in `1..=MAX_SEED_OPTION` so that the reported value can be
+/// set back through the `Seed` option to replay the game: blake3 of the wall clock (ns), the
+/// process id and a per-process counter, first 8 bytes little-endian, reduced modulo
+/// `MAX_SEED_OPTION` plus one. Not reproducible by design; the engine reports it.
 pub fn fresh_match_seed() -> u64 {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
@@ -114,8 +118,5 @@ pub fn fresh_match_seed() -> u64 {
     let bytes = h.finalize();
     let mut first = [0u8; 8];
     first.copy_from_slice(&bytes.as_bytes()[..8]);
-    match u64::from_le_bytes(first) {
-        0 => 1,
-        s => s,
-    }
+    u64::from_le_bytes(first) % MAX_SEED_OPTION + 1
 }

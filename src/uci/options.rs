@@ -110,7 +110,10 @@ pub fn all_options() -> Vec<Opt> {
         Opt { name: "UCI_LimitStrength", kind: Kind::Check { default: false } },
         Opt { name: "UCI_Elo", kind: Kind::Spin { default: hi as i64, min: lo as i64, max: hi as i64 } },
         Opt { name: "Skill Level", kind: Kind::Spin { default: 20, min: 0, max: 20 } },
-        Opt { name: "Seed", kind: Kind::Spin { default: 0, min: 0, max: 2_147_483_647 } },
+        Opt {
+            name: "Seed",
+            kind: Kind::Spin { default: 0, min: 0, max: crate::profile::seed::MAX_SEED_OPTION as i64 },
+        },
         Opt { name: "Avatar File", kind: Kind::Str { default: String::new() } },
     ]);
     v
