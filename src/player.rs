@@ -94,6 +94,14 @@ impl Player {
         }
     }
 
+    /// The search generation of the budgeted searches (the one the setting was calibrated on).
+    pub fn generation(&self) -> crate::search::Generation {
+        match &self.setting {
+            Setting::Profile(p) => p.generation(),
+            Setting::Level(l) => l.generation,
+        }
+    }
+
     fn choice(&self) -> ChoiceSettings {
         match &self.setting {
             Setting::Profile(p) => p.choice.clone(),
@@ -168,6 +176,7 @@ impl Player {
             searchmoves: go.searchmoves.clone(),
             multipv: if all { usize::MAX } else { 1 },
             min_depth: 1,
+            generation: self.generation(),
             ..Default::default()
         };
         let result = weak.search(game, &limits, control, &mut Silent as &mut dyn Reporter);

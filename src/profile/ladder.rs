@@ -8,6 +8,7 @@
 //! version = 1
 //! description = "..."
 //! tablebases_from_elo = 2000   # tablebases on at and above this Elo
+//! search_generation = 1        # search generation the points were fitted on (absent = 1)
 //!
 //! [[point]]                    # sorted by elo, strictly increasing
 //! elo = 800
@@ -22,6 +23,7 @@
 
 use crate::eval::{EvalConfig, Term};
 use crate::policy::ChoiceSettings;
+use crate::search::Generation;
 use serde::Deserialize;
 
 use super::profile::{ProfileError, file_hash_hex};
@@ -150,6 +152,7 @@ pub struct LevelSettings {
     pub eval: EvalConfig,
     pub school: School,
     pub tablebases: bool,
+    pub generation: Generation,
 }
 
 impl LevelSettings {
@@ -183,6 +186,9 @@ pub struct Ladder {
     pub version: u32,
     pub description: String,
     pub tablebases_from_elo: i32,
+    /// The search generation every point runs (absent = 1): the one the ladder was fitted on.
+    #[serde(default)]
+    pub search_generation: Option<u32>,
     #[serde(rename = "point")]
     pub points: Vec<LadderPoint>,
     #[serde(skip)]
@@ -237,6 +243,11 @@ impl Ladder {
         }
         if self.points.is_empty() {
             return Err("has no [[point]]".into());
+        }
+        if let Some(g) = self.search_generation
+            && Generation::from_number(g).is_none()
+        {
+            return Err(format!("search_generation {g} is unknown (1..={})", Generation::LATEST.number()));
         }
         let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
         if lambdas != 0 && lambdas != self.points.len() {
@@ -359,6 +370,7 @@ impl Ladder {
             eval: school.eval_config(),
             school,
             tablebases: elo >= self.tablebases_from_elo,
+            generation: self.search_generation.and_then(Generation::from_number).unwrap_or_default(),
         }
     }
 }

@@ -11,6 +11,7 @@
 //! [search]                 # absent values: use the limits of `go`
 //! nodes = 20000            # node budget per move (> 0)
 //! depth = 12               # depth cap (≥ 1)
+//! generation = 1           # search generation of a budgeted profile (absent = 1; see search::Generation)
 //!
 //! [choice]                 # see policy::ChoiceSettings; defaults = exact-best choice
 //! plateau_cp = 10
@@ -28,6 +29,7 @@
 
 use crate::eval::{EvalConfig, Term};
 use crate::policy::ChoiceSettings;
+use crate::search::Generation;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -59,6 +61,9 @@ pub enum ProfileKind {
 pub struct SearchSettings {
     pub nodes: Option<u64>,
     pub depth: Option<i32>,
+    /// The search generation a budgeted profile was calibrated on (absent = 1). Full strength
+    /// (no budget) always runs the newest search.
+    pub generation: Option<u32>,
 }
 
 /// `terms = "all" | "none" | [names]`.
@@ -223,6 +228,11 @@ impl Profile {
         cfg
     }
 
+    /// The search generation of this profile's budgeted searches (validated; absent = V1).
+    pub fn generation(&self) -> Generation {
+        self.search.generation.and_then(Generation::from_number).unwrap_or_default()
+    }
+
     /// Checks names, versions and ranges.
     pub fn validate(&self) -> Result<(), String> {
         let ok_name = !self.name.is_empty()
@@ -242,6 +252,11 @@ impl Profile {
             && !(1..=100).contains(&d)
         {
             return Err(format!("search.depth {d} is outside 1..=100"));
+        }
+        if let Some(g) = self.search.generation
+            && Generation::from_number(g).is_none()
+        {
+            return Err(format!("search.generation {g} is unknown (1..={})", Generation::LATEST.number()));
         }
         self.choice.validate().map_err(|e| format!("choice: {e}"))?;
         match &self.knowledge.terms {

@@ -1,6 +1,6 @@
 //! The search proper: iterative deepening, aspiration windows, PVS negamax, quiescence.
 
-use super::history::History;
+use super::history::{ContContext, History, piece_to};
 use super::movepick::{MovePicker, encode, is_bad_noisy_score, is_noisy};
 use super::parameters::*;
 use super::see::see_ge;
@@ -10,7 +10,7 @@ use super::*;
 use crate::board::Game;
 use crate::eval::{EvalConfig, evaluate};
 use crate::tablebase::{TbBound, wdl_bound, wdl_to_score};
-use shakmaty::{Move, MoveList, Position, Role};
+use shakmaty::{Color, Move, MoveList, Position, Role};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
@@ -47,6 +47,8 @@ struct Worker<'a> {
     /// Root moves at indices below this are already fixed by earlier MultiPV lines.
     pv_idx: usize,
     tb: Option<Arc<crate::tablebase::Tablebases>>,
+    /// Continuation history in use (generation 2 and later).
+    cont_hist: bool,
 }
 
 pub(super) fn run(
@@ -101,6 +103,7 @@ pub(super) fn run(
         root_moves: legal.iter().map(|&mv| RootMove { mv, score: -INFINITY, pv: vec![mv], depth: 0 }).collect(),
         pv_idx: 0,
         tb: tb.clone(),
+        cont_hist: limits.generation >= Generation::V2,
     };
     if w.root_moves.is_empty() {
         let score = if pos.is_check() { -MATE } else { 0 };
@@ -484,7 +487,8 @@ impl Worker<'_> {
         let prev = self.moves_played[ply - 1];
         let killers = self.history.killers[ply];
         let counter = self.history.counter(prev);
-        let mut picker = MovePicker::new(self.game.pos(), moves, tt_move, killers, counter, self.history);
+        let ctx = self.cont_context(ply);
+        let mut picker = MovePicker::new(self.game.pos(), moves, tt_move, killers, counter, self.history, &ctx);
 
         let orig_alpha = alpha;
         let mut best = -INFINITY;
@@ -546,7 +550,8 @@ impl Worker<'_> {
                         r -= 1;
                     }
                     if !noisy {
-                        r -= (self.history.quiet(!self.game.pos().turn(), mv) / LMR_HISTORY_DIVISOR).clamp(-2, 2);
+                        let h = self.history.quiet_score(!self.game.pos().turn(), mv, &ctx);
+                        r -= (h / LMR_HISTORY_DIVISOR).clamp(-2, 2);
                         if order >= 10_000_000 {
                             r -= 1; // killers and counter move
                         }
@@ -578,7 +583,7 @@ impl Worker<'_> {
                     }
                     if score >= beta {
                         if !noisy {
-                            self.history.update(self.game.pos().turn(), mv, &quiets_tried, depth, ply, prev);
+                            self.history.update(self.game.pos().turn(), mv, &quiets_tried, depth, ply, prev, &ctx);
                         }
                         break;
                     }
@@ -693,6 +698,18 @@ impl Worker<'_> {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
+    }
+
+    /// The piece-to indices of the moves one and two plies before `ply` (continuation history).
+    fn cont_context(&self, ply: usize) -> ContContext {
+        if !self.cont_hist {
+            return [None, None];
+        }
+        let side = self.game.pos().turn();
+        let back = |n: usize, mover: Color| {
+            if ply >= n { self.moves_played[ply - n].map(|m| piece_to(mover, m)) } else { None }
+        };
+        [back(1, !side), back(2, side)]
     }
 
     fn has_non_pawn_material(&self) -> bool {

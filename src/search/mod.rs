@@ -40,6 +40,38 @@ pub fn mate_moves(score: i32) -> Option<i32> {
     }
 }
 
+/// Which version of the search runs. Every node-budgeted setting (the ladder, the weak profiles)
+/// and every measuring instrument (the human-likeness and estimator oracles) was calibrated on one
+/// generation, and a search change would silently move all of them; so they keep the generation
+/// they were measured on, and improvements go into a new one that full-strength play uses. A
+/// frozen file names its generation (`search_generation`, absent = 1); `bench` prints the
+/// signature of each (see `ARCHITECTURE.md`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Generation {
+    /// The search of ladder v4 and the profiles of 2026-11 (bench signature 815444).
+    #[default]
+    V1,
+    /// V1 plus one- and two-ply continuation history in move ordering, LMR and history updates.
+    V2,
+}
+
+impl Generation {
+    /// The newest generation: what full-strength play and `bench` run.
+    pub const LATEST: Generation = Generation::V2;
+    pub const ALL: [Generation; 2] = [Generation::V1, Generation::V2];
+
+    pub fn number(self) -> u32 {
+        match self {
+            Generation::V1 => 1,
+            Generation::V2 => 2,
+        }
+    }
+
+    pub fn from_number(n: u32) -> Option<Generation> {
+        Generation::ALL.into_iter().find(|g| g.number() == n)
+    }
+}
+
 /// What the search may spend. All `None`/false means "until stopped".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -59,6 +91,8 @@ pub struct Limits {
     /// The node limit is not enforced before this depth is complete (for every MultiPV line), so a
     /// small budget still scores every root move. `stop` and time limits still apply. 0 = off.
     pub min_depth: i32,
+    /// Which search runs (default: the frozen V1; full-strength play asks for `Generation::LATEST`).
+    pub generation: Generation,
 }
 
 /// One scored root move.

@@ -1,7 +1,7 @@
 //! Move ordering: hash move, good captures by MVV-LVA (SEE-checked), killers, counter move,
 //! quiet moves by history, bad captures last. Moves are picked lazily by selection.
 
-use super::history::History;
+use super::history::{ContContext, History};
 use super::see::{see_ge, value};
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
@@ -43,6 +43,7 @@ impl MovePicker {
         killers: [u16; 2],
         counter: u16,
         history: &History,
+        ctx: &ContContext,
     ) -> MovePicker {
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
@@ -59,7 +60,7 @@ impl MovePicker {
             } else if code == counter && counter != 0 {
                 COUNTER
             } else {
-                history.quiet(pos.turn(), m)
+                history.quiet_score(pos.turn(), m, ctx)
             };
         }
         MovePicker { moves, scores, next: 0 }

@@ -2,7 +2,7 @@
 //! the behaviour signature of the search and evaluation; quote it in commits that change either.
 
 use crate::board::Game;
-use crate::search::{Limits, Searcher};
+use crate::search::{Generation, Limits, Searcher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use std::process::ExitCode;
@@ -52,8 +52,9 @@ pub struct BenchResult {
     pub millis: u64,
 }
 
-/// Searches every position to `depth` from a cleared 16 MB table, reporting each through `line`.
-pub fn run(depth: i32, mut line: impl FnMut(&str)) -> BenchResult {
+/// Searches every position to `depth` with search `generation` from a cleared 16 MB table,
+/// reporting each through `line`.
+pub fn run(depth: i32, generation: Generation, mut line: impl FnMut(&str)) -> BenchResult {
     let mut searcher = Searcher::new(16);
     let start = Instant::now();
     let mut nodes = 0;
@@ -66,7 +67,7 @@ pub fn run(depth: i32, mut line: impl FnMut(&str)) -> BenchResult {
             }
         };
         searcher.clear();
-        let limits = Limits { depth: Some(depth), ..Default::default() };
+        let limits = Limits { depth: Some(depth), generation, ..Default::default() };
         let r = searcher.analyse(&Game::new(pos), &limits);
         nodes += r.nodes;
         line(&format!(
@@ -82,17 +83,30 @@ pub fn run(depth: i32, mut line: impl FnMut(&str)) -> BenchResult {
     BenchResult { nodes, nps: nodes * 1000 / millis, millis }
 }
 
-/// `sparring bench [DEPTH]`.
+/// `sparring bench [DEPTH] [--generation N]`: the newest search unless a generation is named.
 pub fn main(args: &[String]) -> ExitCode {
-    let depth = match args.first().map(|a| a.parse::<i32>()) {
-        None => DEFAULT_DEPTH,
-        Some(Ok(d)) if (1..=64).contains(&d) => d,
-        _ => {
-            eprintln!("usage: sparring bench [DEPTH 1..64]");
-            return ExitCode::from(2);
-        }
+    let usage = || {
+        eprintln!("usage: sparring bench [DEPTH 1..64] [--generation 1..{}]", Generation::LATEST.number());
+        ExitCode::from(2)
     };
-    let r = run(depth, |l| eprintln!("{l}"));
+    let mut depth = DEFAULT_DEPTH;
+    let mut generation = Generation::LATEST;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--generation" {
+            match it.next().and_then(|n| n.parse::<u32>().ok()).and_then(Generation::from_number) {
+                Some(g) => generation = g,
+                None => return usage(),
+            }
+        } else {
+            match a.parse::<i32>() {
+                Ok(d) if (1..=64).contains(&d) => depth = d,
+                _ => return usage(),
+            }
+        }
+    }
+    eprintln!("info string bench depth {depth} search generation {}", generation.number());
+    let r = run(depth, generation, |l| eprintln!("{l}"));
     println!("{} nodes {} nps", r.nodes, r.nps);
     ExitCode::SUCCESS
 }

@@ -176,7 +176,7 @@ impl Engine {
             "bench" => {
                 self.stop_search();
                 let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
-                let r = bench::run(depth, |l| self.out.line(l));
+                let r = bench::run(depth, crate::search::Generation::LATEST, |l| self.out.line(l));
                 self.out.line(&format!("{} nodes {} nps", r.nodes, r.nps));
             }
             "quit" => {
@@ -495,7 +495,9 @@ fn think(
         if !player.tablebases_allowed() {
             s.tablebases = None;
         }
-        let r = s.search(game, limits, ctl, &mut UciReporter(out.clone()));
+        // Full strength is the engine itself: always the newest search.
+        let limits = crate::search::Limits { generation: crate::search::Generation::LATEST, ..limits.clone() };
+        let r = s.search(game, &limits, ctl, &mut UciReporter(out.clone()));
         s.tablebases = tb;
         if let Some(rm) = r.root_moves.first() {
             out.line(&fmt::info(&Info {

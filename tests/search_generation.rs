@@ -1,0 +1,79 @@
+//! Search generations: the frozen settings keep the search they were calibrated on.
+
+use std::process::Command;
+
+use sparring::player::Player;
+use sparring::profile::{Ladder, Profile};
+use sparring::search::Generation;
+
+fn bench(args: &[&str]) -> (i32, String, String) {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_sparring")).arg("bench").args(args).output().expect("run sparring bench");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The node count of generation 1 at the default bench depth is the behaviour checksum of every
+/// calibrated setting (ladder v4, reduced/club, both oracles). If this fails, a change reached the
+/// frozen search: put it behind a new generation instead.
+const GENERATION_1_SIGNATURE: u64 = 815_444;
+
+#[test]
+fn generation_1_keeps_its_bench_signature() {
+    let (code, stdout, stderr) = bench(&["--generation", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let nodes: u64 = stdout.split_whitespace().next().and_then(|n| n.parse().ok()).expect("node count");
+    assert_eq!(nodes, GENERATION_1_SIGNATURE, "generation 1 changed: {stdout}");
+    assert!(stderr.contains("search generation 1"), "{stderr}");
+}
+
+#[test]
+fn newest_generation_is_the_default_and_differs() {
+    let (code, stdout, stderr) = bench(&["8"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains(&format!("search generation {}", Generation::LATEST.number())), "{stderr}");
+    let (_, old, _) = bench(&["8", "--generation", "1"]);
+    assert_ne!(stdout.split_whitespace().next(), old.split_whitespace().next(), "generations search alike");
+}
+
+#[test]
+fn bad_generation_is_refused_with_usage() {
+    for args in [&["--generation", "0"][..], &["--generation", "99"], &["--generation"], &["--generation", "x"]] {
+        let (code, stdout, stderr) = bench(args);
+        assert_eq!(code, 2, "{args:?}: {stdout}");
+        assert!(stderr.contains("usage: sparring bench"), "{stderr}");
+    }
+}
+
+#[test]
+fn calibrated_settings_run_generation_1() {
+    let ladder = Ladder::builtin();
+    for elo in [800, 1100, 1500, 1900, 2100, 2300, 2400] {
+        assert_eq!(ladder.at(elo).generation, Generation::V1, "UCI_Elo {elo}");
+        assert_eq!(Player::level(elo).generation(), Generation::V1);
+    }
+    for name in ["reduced", "club", "random"] {
+        assert_eq!(Profile::builtin(name).unwrap().generation(), Generation::V1, "{name}");
+    }
+}
+
+#[test]
+fn files_name_only_known_generations() {
+    let head = "name = \"t\"\nversion = 1\ndescription = \"d\"\nkind = \"search\"\n";
+    let p = Profile::parse(&format!("{head}[search]\nnodes = 10\ngeneration = 2\n")).unwrap();
+    assert_eq!(p.generation(), Generation::V2);
+    for g in [0, 3, 17] {
+        let text = format!("{head}[search]\nnodes = 10\ngeneration = {g}\n");
+        assert!(Profile::parse(&text).is_err(), "accepted:\n{text}");
+    }
+    let ladder = "name = \"l\"\nversion = 1\ndescription = \"d\"\ntablebases_from_elo = 2000\n\
+                  [[point]]\nelo = 1000\nnodes = 100\nplateau_cp = 0\nslip_p = 0.1\nslip_min_cp = 50\nslip_max_cp = 300\n";
+    assert_eq!(Ladder::parse(ladder).unwrap().at(1000).generation, Generation::V1);
+    let v2 = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 2\n");
+    assert_eq!(Ladder::parse(&v2).unwrap().at(1000).generation, Generation::V2);
+    let bad = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 5\n");
+    assert!(Ladder::parse(&bad).is_err());
+}
