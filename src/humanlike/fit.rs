@@ -293,8 +293,15 @@ pub fn run(
 }
 
 /// `sparring humanlike check`: the ladder in `ladder_file` at `points` (band:elo pairs; empty = each
-/// band's middle) on every eligible position of those bands; CSV to `out`.
-pub fn check(oracle: &Path, ladder_file: &Path, points: &[(u32, i32)], out: &Path) -> Result<(), String> {
+/// band's middle) on the eligible positions of those bands, less the first `skip_first` of each
+/// (a held-out check after `fit --per-band skip_first`); CSV to `out`.
+pub fn check(
+    oracle: &Path,
+    ladder_file: &Path,
+    points: &[(u32, i32)],
+    skip_first: usize,
+    out: &Path,
+) -> Result<(), String> {
     let text = std::fs::read_to_string(ladder_file).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
     let ladder = crate::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
     let all: Vec<OraclePosition> = read_jsonl(oracle)?;
@@ -302,6 +309,10 @@ pub fn check(oracle: &Path, ladder_file: &Path, points: &[(u32, i32)], out: &Pat
     for p in all.into_iter().filter(OraclePosition::is_eligible) {
         sets.entry(p.pos.band).or_default().push(p);
     }
+    for v in sets.values_mut() {
+        v.drain(..skip_first.min(v.len()));
+    }
+    sets.retain(|_, v| !v.is_empty());
     let report = if points.is_empty() {
         verify(&ladder, &sets)
     } else {

@@ -156,6 +156,10 @@ enum Cmd {
         /// BAND:ELO pairs (e.g. 1200:1350); default: every band at its middle.
         #[arg(long, num_args = 0..)]
         points: Vec<String>,
+        /// Leave out the first N eligible positions of every band: the ones `fit --per-band N`
+        /// fitted on, so that what remains is a held-out check.
+        #[arg(long, default_value_t = 0)]
+        skip_first: usize,
         #[arg(long)]
         out: PathBuf,
     },
@@ -189,13 +193,13 @@ pub fn main(args: &[String]) -> ExitCode {
 
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
-        Cmd::Check { oracle, ladder, points, out } => {
+        Cmd::Check { oracle, ladder, points, skip_first, out } => {
             let mut pairs = Vec::new();
             for p in &points {
                 let parsed = p.split_once(':').and_then(|(b, e)| Some((b.parse().ok()?, e.parse().ok()?)));
                 pairs.push(parsed.ok_or_else(|| format!("--points '{p}': expected BAND:ELO"))?);
             }
-            fit::check(&oracle, &ladder, &pairs, &out)?;
+            fit::check(&oracle, &ladder, &pairs, skip_first, &out)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Fit { oracle, per_band, version, ladder_out, csv_out, jobs } => {
