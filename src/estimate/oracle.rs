@@ -7,10 +7,8 @@
 
 use crate::board::Game;
 use crate::search::{Limits, MATE, MATE_BOUND, Searcher};
+use crate::uci::client::UciClient;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 /// How much one oracle query may spend.
@@ -135,98 +133,27 @@ impl Oracle for InternalOracle {
 
 /// A UCI engine subprocess.
 pub struct UciOracle {
-    command: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    engine_name: Option<String>,
-    timeout: Duration,
+    client: UciClient,
 }
+
+/// How long the outside oracle may stay silent before it counts as dead.
+const ORACLE_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl UciOracle {
     /// Starts `command` (split on whitespace: program then arguments), performs the UCI handshake,
     /// sets `Hash` and `Threads` = 1.
     pub fn spawn(command: &str, hash_mb: usize) -> Result<UciOracle, String> {
-        let mut parts = command.split_whitespace();
-        let program = parts.next().ok_or("empty oracle command")?;
-        let mut child = Command::new(program)
-            .args(parts)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start UCI engine '{command}': {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout: ChildStdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut o = UciOracle {
-            command: command.to_string(),
-            child,
-            stdin,
-            lines: rx,
-            engine_name: None,
-            timeout: Duration::from_secs(30),
-        };
-        o.send("uci")?;
-        loop {
-            let line = o.recv()?;
-            if let Some(name) = line.strip_prefix("id name ") {
-                o.engine_name = Some(name.trim().to_string());
-            }
-            if line.trim() == "uciok" {
-                break;
-            }
-        }
-        o.send(&format!("setoption name Hash value {hash_mb}"))?;
-        o.send("setoption name Threads value 1")?;
-        o.send("ucinewgame")?;
-        o.sync()?;
-        Ok(o)
+        let mut client = UciClient::spawn(command, ORACLE_TIMEOUT)?;
+        client.set_option("Hash", &hash_mb.to_string())?;
+        client.set_option("Threads", "1")?;
+        client.send("ucinewgame")?;
+        client.sync()?;
+        Ok(UciOracle { client })
     }
 
     /// The engine's `id name`, if it sent one.
     pub fn engine_name(&self) -> Option<&str> {
-        self.engine_name.as_deref()
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("UCI engine '{}': write failed: {e}", self.command))
-    }
-
-    fn recv(&mut self) -> Result<String, String> {
-        self.lines.recv_timeout(self.timeout).map_err(|_| format!("UCI engine '{}' stopped answering", self.command))
-    }
-
-    fn sync(&mut self) -> Result<(), String> {
-        self.send("isready")?;
-        while self.recv()?.trim() != "readyok" {}
-        Ok(())
-    }
-}
-
-impl Drop for UciOracle {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        // Give it a moment to exit on its own, then make sure it is gone.
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.client.name()
     }
 }
 
@@ -256,7 +183,7 @@ pub fn parse_info_score(line: &str) -> Option<i32> {
 
 impl Oracle for UciOracle {
     fn name(&self) -> String {
-        self.command.clone()
+        self.client.command().to_string()
     }
 
     fn evaluate(&mut self, root: &Chess, moves: &[Move], budget: Budget) -> Result<Eval, String> {
@@ -269,14 +196,14 @@ impl Oracle for UciOracle {
                 cmd.push_str(&m.to_uci(CastlingMode::Standard).to_string());
             }
         }
-        self.send(&cmd)?;
+        self.client.send(&cmd)?;
         match budget {
-            Budget::Depth(d) => self.send(&format!("go depth {d}"))?,
-            Budget::Nodes(n) => self.send(&format!("go nodes {n}"))?,
+            Budget::Depth(d) => self.client.send(&format!("go depth {d}"))?,
+            Budget::Nodes(n) => self.client.send(&format!("go nodes {n}"))?,
         }
         let mut score = None;
         loop {
-            let line = self.recv()?;
+            let line = self.client.recv()?;
             if let Some(s) = parse_info_score(&line) {
                 score = Some(s);
             }
@@ -292,8 +219,8 @@ impl Oracle for UciOracle {
                     }
                     Err(_) => None,
                 };
-                let score =
-                    score.ok_or_else(|| format!("UCI engine '{}' sent bestmove without a score", self.command))?;
+                let score = score
+                    .ok_or_else(|| format!("UCI engine '{}' sent bestmove without a score", self.client.command()))?;
                 return Ok(Eval { score, best });
             }
         }

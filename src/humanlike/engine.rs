@@ -1,68 +1,45 @@
-//! A minimal UCI client: start any engine, set options, ask for a move or a MultiPV analysis.
+//! An outside engine for the human-likeness bench: its move in a position, or a MultiPV analysis
+//! (on top of `uci::client`).
 
 use super::types::Score;
+use crate::uci::client::UciClient;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
 
 pub struct UciEngine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    client: UciClient,
+    /// The engine's `id name`, or its command when it sent none.
     pub name: String,
 }
+
+/// How long an engine may think about one position (the oracle's deep MultiPV searches included)
+/// before it counts as hung.
+const ENGINE_TIMEOUT: Duration = Duration::from_secs(3600);
 
 impl UciEngine {
     /// Starts `cmd` (split on whitespace: program and arguments), runs the `uci` handshake and
     /// sets the options.
     pub fn start(cmd: &str, options: &[(String, String)]) -> Result<UciEngine, String> {
-        let mut parts = cmd.split_whitespace();
-        let prog = parts.next().ok_or("empty engine command")?;
-        let mut child = Command::new(prog)
-            .args(parts)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start engine '{cmd}': {e}"))?;
-        let stdin = child.stdin.take().ok_or("no engine stdin")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("no engine stdout")?);
-        let mut e = UciEngine { child, stdin, stdout, name: cmd.to_string() };
-        e.send("uci")?;
-        loop {
-            let line = e.read_line()?;
-            if let Some(n) = line.strip_prefix("id name ") {
-                e.name = n.trim().to_string();
-            }
-            if line.trim() == "uciok" {
-                break;
-            }
-        }
+        let mut client = UciClient::spawn(cmd, ENGINE_TIMEOUT)?;
+        let name = client.name().unwrap_or(cmd).to_string();
         for (k, v) in options {
-            e.send(&format!("setoption name {k} value {v}"))?;
+            client.set_option(k, v)?;
         }
-        e.sync()?;
-        Ok(e)
+        client.sync()?;
+        Ok(UciEngine { client, name })
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("engine write: {e}"))
+        self.client.send(line)
     }
 
     fn read_line(&mut self) -> Result<String, String> {
-        let mut line = String::new();
-        match self.stdout.read_line(&mut line) {
-            Ok(0) => Err(format!("engine '{}' closed its output", self.name)),
-            Ok(_) => Ok(line),
-            Err(e) => Err(format!("engine read: {e}")),
-        }
+        self.client.recv()
     }
 
     /// `isready` … `readyok`.
     pub fn sync(&mut self) -> Result<(), String> {
-        self.send("isready")?;
-        while self.read_line()?.trim() != "readyok" {}
-        Ok(())
+        self.client.sync()
     }
 
     /// `ucinewgame`, `position fen`, `go …`; returns the `bestmove` text.
@@ -130,20 +107,5 @@ impl UciEngine {
         let mut out: Vec<(String, Score)> = by_depth.remove(&deepest).unwrap_or_default().into_iter().collect();
         out.sort_by_key(|(m, s)| (std::cmp::Reverse(s.order_value()), m.clone()));
         Ok(out)
-    }
-}
-
-impl Drop for UciEngine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
-        while std::time::Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
