@@ -7,6 +7,7 @@ use shakmaty::{Bitboard, Color, Square, attacks};
 
 use super::bb::*;
 use super::info::{B, EvalInfo, K, N, P, Q, R};
+use super::pawn_cache;
 use super::score::S;
 
 /// Shelter bonus by distance of the file from the edge and relative rank of our pawn (0 = none).
@@ -60,12 +61,10 @@ fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square) -> S {
     s
 }
 
-/// King-safety score of colour `c` (about its own king; usually negative).
-pub fn eval(info: &EvalInfo, c: Color) -> S {
-    let (us, them) = (ci(c), ci(!c));
-    let ksq = info.ksq[us];
-
-    // Shelter, also at the castling destinations while castling is still possible.
+/// The best shelter of colour `c`'s king (where it stands, or where castling would take it) and the
+/// endgame term for its distance to the nearest own pawn.
+fn king_pawns(info: &EvalInfo, c: Color, ksq: Square) -> (S, S) {
+    let us = ci(c);
     let mut shelter = shelter_storm(info, c, ksq);
     let back = if c == Color::White { 0 } else { 56 };
     if info.castle[us][0] {
@@ -80,17 +79,29 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
             shelter = t;
         }
     }
-    let mut s = shelter;
-
-    // Distance to the nearest own pawn matters in the endgame.
     let own_pawns = info.pcs[us][P];
+    let mut distance = S::ZERO;
     if own_pawns != 0 {
         let mut d = 8;
         for p in squares(own_pawns) {
             d = d.min(p.distance(ksq) as i32);
         }
-        s += PAWN_DISTANCE * d;
+        distance = PAWN_DISTANCE * d;
     }
+    (shelter, distance)
+}
+
+/// King-safety score of colour `c` (about its own king; usually negative).
+pub fn eval(info: &EvalInfo, c: Color) -> S {
+    let (us, them) = (ci(c), ci(!c));
+    let ksq = info.ksq[us];
+
+    // Shelter (also at the castling destinations while castling is still possible) and the
+    // distance to the own pawns: both read only the pawns, the king square and castling rights.
+    let key = ksq as u32 | (ci(c) as u32) << 6 | (info.castle[us][0] as u32) << 7 | (info.castle[us][1] as u32) << 8;
+    let (shelter, pawn_distance) =
+        pawn_cache::king_pawns(info.pcs[0][P], info.pcs[1][P], key, || king_pawns(info, c, ksq));
+    let mut s = shelter + pawn_distance;
 
     // King danger.
     let weak = info.att_all[them] & !info.att2[us] & (!info.att_all[us] | info.att[us][K] | info.att[us][Q]);

@@ -18,6 +18,7 @@ mod knight;
 mod material;
 mod mobility;
 mod passed;
+mod pawn_cache;
 mod pawns;
 mod queen;
 mod rook;

@@ -5,6 +5,7 @@ use shakmaty::Color;
 
 use super::bb::*;
 use super::info::{EvalInfo, P};
+use super::pawn_cache;
 use super::score::S;
 
 const ISOLATED: S = S(-4, -8);
@@ -17,8 +18,16 @@ const WEAK_LEVER: S = S(0, -27);
 const CONNECTED: [i32; 8] = [0, 4, 4, 6, 14, 25, 42, 0];
 const SUPPORT: i32 = 10;
 
-/// Pawn-structure score of colour `c`.
+/// Pawn-structure score of colour `c` (through the per-thread pawn cache).
 pub fn eval(info: &EvalInfo, c: Color) -> S {
+    let both = pawn_cache::pawn_structure(info.pcs[0][P], info.pcs[1][P], || {
+        [compute(info, Color::White), compute(info, Color::Black)]
+    });
+    both[ci(c)]
+}
+
+/// Pawn-structure score of colour `c`, computed (it reads the pawns only).
+fn compute(info: &EvalInfo, c: Color) -> S {
     let (us, them) = (ci(c), ci(!c));
     let ours = info.pcs[us][P];
     let theirs = info.pcs[them][P];
