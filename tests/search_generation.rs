@@ -17,7 +17,7 @@ fn bench(args: &[&str]) -> (i32, String, String) {
 }
 
 /// The node count of generation 1 at the default bench depth is the behaviour checksum of every
-/// calibrated setting (ladder v4, reduced/club, both oracles). If this fails, a change reached the
+/// calibrated setting (the ladder, reduced/club, both oracles). If this fails, a change reached the
 /// frozen search: put it behind a new generation instead.
 const GENERATION_1_SIGNATURE: u64 = 815_444;
 
