@@ -63,8 +63,8 @@ for r in held:
       f"{float(r['mean_error_pct']):+.1f} % | {float(r['ks']):.3f} | {float(r['match_rate']):.3f} |")
 hok = sum(abs(float(r["mean_error_pct"])) <= 10 for r in held)
 w(f"\n{hok} of {len(held)} within ±10 % at n ≈ 300–350. At that size the standard error of a mean loss is "
-  "about 7 % for the humans and as much for the point, so a ±10 % band is about one and a half standard "
-  "errors of the difference; the humans' own mean moves by up to 15 % between these subsets and the "
+  "about 7 % for the humans and as much for the point, so the ±10 % band is only about one and a half "
+  "standard errors of either mean wide; the humans' own mean moves by up to 15 % between these subsets and the "
   "whole band (1400–1599: 56.6 held out against 65.7 overall).\n")
 
 w("## Monotone: every point on the same positions (band 1600–1799, n = 1009) — `humanlike-ladder-monotone.csv`\n")
