@@ -65,7 +65,7 @@ fn files_name_only_known_generations() {
     let head = "name = \"t\"\nversion = 1\ndescription = \"d\"\nkind = \"search\"\n";
     let p = Profile::parse(&format!("{head}[search]\nnodes = 10\ngeneration = 2\n")).unwrap();
     assert_eq!(p.generation(), Generation::V2);
-    for g in [0, 3, 17] {
+    for g in [0, 4, 17] {
         let text = format!("{head}[search]\nnodes = 10\ngeneration = {g}\n");
         assert!(Profile::parse(&text).is_err(), "accepted:\n{text}");
     }

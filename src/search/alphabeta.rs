@@ -49,6 +49,12 @@ struct Worker<'a> {
     tb: Option<Arc<crate::tablebase::Tablebases>>,
     /// Continuation history in use (generation 2 and later).
     cont_hist: bool,
+    /// Singular extensions in use (generation 3 and later).
+    singular: bool,
+    /// The move a singular-extension verification search at this ply leaves out.
+    excluded: [Option<Move>; MAX_PLY + 4],
+    /// Depth of the current iteration (bounds the extensions).
+    root_depth: i32,
 }
 
 pub(super) fn run(
@@ -104,6 +110,9 @@ pub(super) fn run(
         pv_idx: 0,
         tb: tb.clone(),
         cont_hist: limits.generation >= Generation::V2,
+        singular: limits.generation >= Generation::V3,
+        excluded: [None; MAX_PLY + 4],
+        root_depth: 0,
     };
     if w.root_moves.is_empty() {
         let score = if pos.is_check() { -MATE } else { 0 };
@@ -126,6 +135,7 @@ pub(super) fn run(
     let mut stability = 0;
 
     for depth in 1..=max_depth {
+        w.root_depth = depth;
         // Scores of this iteration replace the previous ones as lines complete.
         for rm in w.root_moves.iter_mut() {
             rm.depth = rm.depth.min(depth - 1);
@@ -381,9 +391,12 @@ impl Worker<'_> {
         }
 
         let key = self.game.key();
+        let excluded = self.excluded[ply];
         let hit = self.tt.probe(key, ply);
-        let tt_move = hit.map_or(0, |h| h.mv);
+        // A verification search (one move left out) must not reuse this node's own entry.
+        let tt_move = if excluded.is_some() { 0 } else { hit.map_or(0, |h| h.mv) };
         if let Some(h) = hit
+            && excluded.is_none()
             && !pv_node
             && h.depth >= depth
             && self.game.pos().halfmoves() < 90
@@ -395,6 +408,7 @@ impl Worker<'_> {
         // Tablebase WDL probe right after a zeroing move (the tables assume a fresh clock).
         let mut max_score = INFINITY;
         if let Some(t) = &self.tb
+            && excluded.is_none()
             && self.game.pos().halfmoves() == 0
             && t.can_probe(self.game.pos())
             && let Some(wdl) = t.probe_wdl(self.game.pos())
@@ -444,7 +458,7 @@ impl Worker<'_> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= RFP_DEPTH
                 && eval.abs() < MATE_BOUND
@@ -476,13 +490,50 @@ impl Worker<'_> {
         }
 
         // Internal iterative reduction.
-        if depth >= IIR_DEPTH && tt_move == 0 {
+        if depth >= IIR_DEPTH && tt_move == 0 && excluded.is_none() {
             depth -= 1;
         }
 
-        let moves: MoveList = self.game.pos().legal_moves();
+        let mut moves: MoveList = self.game.pos().legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if let Some(x) = excluded {
+            moves.retain(|m| *m != x);
+            if moves.is_empty() {
+                return alpha;
+            }
+        }
+
+        // Singular extension: when the hash move is much better than every alternative (searched
+        // shallower with it left out), search it one ply deeper; when even the alternatives beat
+        // beta, several moves refute the parent and the node is cut (multi-cut). Extensions stop
+        // beyond twice the iteration's depth, so the tree cannot run away.
+        let mut singular_move = 0u16;
+        if self.singular
+            && ply > 0
+            && depth >= SE_DEPTH
+            && (ply as i32) < 2 * self.root_depth
+            && excluded.is_none()
+            && tt_move != 0
+            && let Some(h) = hit
+            && h.depth >= depth - SE_TT_DEPTH_MARGIN
+            && matches!(h.bound, Bound::Lower | Bound::Exact)
+            && h.score.abs() < MATE_BOUND
+            && let Some(&tt_mv) = moves.iter().find(|m| encode(**m) == tt_move)
+        {
+            let s_beta = h.score - SE_MARGIN * depth;
+            self.excluded[ply] = Some(tt_mv);
+            let score = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, cut_node);
+            self.excluded[ply] = None;
+            if self.aborted {
+                return 0;
+            }
+            if score < s_beta {
+                singular_move = tt_move;
+            } else if s_beta >= beta {
+                return s_beta;
+            }
         }
         let prev = self.moves_played[ply - 1];
         let killers = self.history.killers[ply];
@@ -526,7 +577,7 @@ impl Worker<'_> {
             self.game.make(mv);
             searched += 1;
             let gives_check = self.game.pos().is_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + i32::from(singular_move != 0 && encode(mv) == singular_move);
             let mut score;
             if searched == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, false);
@@ -602,8 +653,10 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let code = best_move.map_or(0, encode);
-        self.tt.store(key, code, best, if in_check { 0 } else { static_eval }, depth, bound, ply);
+        if excluded.is_none() {
+            let code = best_move.map_or(0, encode);
+            self.tt.store(key, code, best, if in_check { 0 } else { static_eval }, depth, bound, ply);
+        }
         best
     }
 

@@ -53,17 +53,20 @@ pub enum Generation {
     V1,
     /// V1 plus one- and two-ply continuation history in move ordering, LMR and history updates.
     V2,
+    /// V2 plus singular extensions (at most one extension per two plies of the root depth).
+    V3,
 }
 
 impl Generation {
     /// The newest generation: what full-strength play and `bench` run.
-    pub const LATEST: Generation = Generation::V2;
-    pub const ALL: [Generation; 2] = [Generation::V1, Generation::V2];
+    pub const LATEST: Generation = Generation::V3;
+    pub const ALL: [Generation; 3] = [Generation::V1, Generation::V2, Generation::V3];
 
     pub fn number(self) -> u32 {
         match self {
             Generation::V1 => 1,
             Generation::V2 => 2,
+            Generation::V3 => 3,
         }
     }
 

@@ -41,6 +41,12 @@ pub const LMR_DIVISOR: f64 = 2.25;
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_HISTORY_DIVISOR: i32 = 6000;
 
+/// Singular extensions (generation 3): from this depth, with a hash entry at most
+/// SE_TT_DEPTH_MARGIN plies shallower; alternatives must stay SE_MARGIN * depth below its score.
+pub const SE_DEPTH: i32 = 8;
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+pub const SE_MARGIN: i32 = 2;
+
 /// Quiescence: delta pruning margin.
 pub const QS_DELTA_MARGIN: i32 = 200;
 
