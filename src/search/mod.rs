@@ -48,12 +48,13 @@ pub fn mate_moves(score: i32) -> Option<i32> {
 /// signature of each (see `ARCHITECTURE.md`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Generation {
-    /// The search of ladder v4 and the profiles of 2026-11 (bench signature 815444).
+    /// The search the ladder (v4, v5), the weak profiles and both oracles were measured on (bench
+    /// signature 815444).
     #[default]
     V1,
     /// V1 plus one- and two-ply continuation history in move ordering, LMR and history updates.
     V2,
-    /// V2 plus singular extensions (at most one extension per two plies of the root depth).
+    /// V2 plus singular extensions (none at plies beyond twice the iteration depth).
     V3,
 }
 
