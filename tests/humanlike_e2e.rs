@@ -187,6 +187,27 @@ fn sample_oracle_measure_end_to_end() {
     let again = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(again.lines().count(), lines.len());
 
+    // `check` plays the ladder itself; --moves-out records one legal move per eligible position,
+    // the same moves again on a second run (seeded).
+    let check_csv = dir.join("check.csv");
+    let moves = dir.join("moves.jsonl");
+    let ladder = concat!(env!("CARGO_MANIFEST_DIR"), "/profiles/ladder.toml");
+    let check = |out: &Path| {
+        run(&["check", "--oracle", &p(&oracle), "--ladder", ladder, "--out", &p(&check_csv), "--moves-out", &p(out)])
+    };
+    check(&moves);
+    let recorded: Vec<serde_json::Value> = read_jsonl(&moves).unwrap();
+    assert_eq!(recorded.len(), eligible);
+    for r in &recorded {
+        let s = scored.iter().find(|s| s.pos.fen == r["fen"]).expect("a sampled position");
+        assert!(s.score_of(r["mv"].as_str().unwrap()).is_some(), "legal move recorded: {r}");
+        assert_eq!(r["band"], s.pos.band);
+        assert_eq!(r["elo"].as_i64().unwrap(), s.pos.band as i64 + 100);
+    }
+    let moves2 = dir.join("moves2.jsonl");
+    check(&moves2);
+    assert_eq!(std::fs::read_to_string(&moves).unwrap(), std::fs::read_to_string(&moves2).unwrap());
+
     // Report writes the plots.
     let out_dir = dir.join("report");
     run(&["report", "--csv", &p(&csv), "--out-dir", &p(&out_dir)]);

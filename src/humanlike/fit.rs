@@ -294,13 +294,15 @@ pub fn run(
 
 /// `sparring humanlike check`: the ladder in `ladder_file` at `points` (band:elo pairs; empty = each
 /// band's middle) on the eligible positions of those bands, less the first `skip_first` of each
-/// (a held-out check after `fit --per-band skip_first`); CSV to `out`.
+/// (a held-out check after `fit --per-band skip_first`); CSV to `out`, and with `moves_out` every
+/// chosen move as JSON lines (`fen`, `band`, `game`, `elo`, `mv`) for paired comparisons.
 pub fn check(
     oracle: &Path,
     ladder_file: &Path,
     points: &[(u32, i32)],
     skip_first: usize,
     out: &Path,
+    moves_out: Option<&Path>,
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(ladder_file).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
     let ladder = crate::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
@@ -313,14 +315,15 @@ pub fn check(
         v.drain(..skip_first.min(v.len()));
     }
     sets.retain(|_, v| !v.is_empty());
+    let mut moves = Vec::new();
     let report = if points.is_empty() {
-        verify(&ladder, &sets)
+        verify_recording(&ladder, &sets, |band| band as i32 + 100, &mut moves)
     } else {
         let mut report = String::new();
         for &(band, elo) in points {
             let one: BTreeMap<u32, Vec<OraclePosition>> =
                 sets.get(&band).map(|v| (band, v.clone())).into_iter().collect();
-            let part = verify_at(&ladder, &one, |_| elo);
+            let part = verify_recording(&ladder, &one, |_| elo, &mut moves);
             if report.is_empty() {
                 report = part;
             } else {
@@ -329,7 +332,24 @@ pub fn check(
         }
         report
     };
+    if let Some(path) = moves_out {
+        let mut text = String::new();
+        for m in &moves {
+            let _ = writeln!(text, "{}", serde_json::to_string(m).map_err(|e| e.to_string())?);
+        }
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     std::fs::write(out, report).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+/// One move a ladder point chose in `check` (`--moves-out`).
+#[derive(serde::Serialize)]
+pub struct CheckedMove {
+    pub fen: String,
+    pub band: u32,
+    pub game: usize,
+    pub elo: i32,
+    pub mv: String,
 }
 
 /// Per-band numbers of the ladder's points (at each band's middle) against the humans.
@@ -342,6 +362,16 @@ pub fn verify_at(
     ladder: &crate::profile::Ladder,
     sets: &BTreeMap<u32, Vec<OraclePosition>>,
     elo_of: impl Fn(u32) -> i32,
+) -> String {
+    verify_recording(ladder, sets, elo_of, &mut Vec::new())
+}
+
+/// `verify_at`, also appending every chosen move to `moves`.
+fn verify_recording(
+    ladder: &crate::profile::Ladder,
+    sets: &BTreeMap<u32, Vec<OraclePosition>>,
+    elo_of: impl Fn(u32) -> i32,
+    moves: &mut Vec<CheckedMove>,
 ) -> String {
     let mut report = String::from(
         "band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,human_top_rate,top_rate,rate50,human_rate50,rate100,human_rate100,rate300,human_rate300,scaled,human_scaled\n",
@@ -356,10 +386,18 @@ pub fn verify_at(
         let control = Control::default();
         let stats = super::stats::measure_with(positions, |p| {
             let chess = p.chess().expect("oracle positions are legal");
-            player
+            let mv = player
                 .decide_weak(&mut weak, None, &Game::new(chess), &Limits::default(), VERIFY_SEED, &control)
                 .mv
-                .expect("a legal move")
+                .expect("a legal move");
+            moves.push(CheckedMove {
+                fen: p.pos.fen.clone(),
+                band: p.pos.band,
+                game: p.pos.game,
+                elo,
+                mv: super::types::uci_of(mv),
+            });
+            mv
         });
         for b in stats {
             let (s, h) = (&b.setting, &b.human);

@@ -162,6 +162,10 @@ enum Cmd {
         skip_first: usize,
         #[arg(long)]
         out: PathBuf,
+        /// Also write every chosen move (JSON lines: fen, band, game, elo, mv), for paired
+        /// comparisons with another setting's moves on the same positions.
+        #[arg(long)]
+        moves_out: Option<PathBuf>,
     },
     /// SVG plots (and a markdown table) from measure CSVs.
     Report {
@@ -193,13 +197,13 @@ pub fn main(args: &[String]) -> ExitCode {
 
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
-        Cmd::Check { oracle, ladder, points, skip_first, out } => {
+        Cmd::Check { oracle, ladder, points, skip_first, out, moves_out } => {
             let mut pairs = Vec::new();
             for p in &points {
                 let parsed = p.split_once(':').and_then(|(b, e)| Some((b.parse().ok()?, e.parse().ok()?)));
                 pairs.push(parsed.ok_or_else(|| format!("--points '{p}': expected BAND:ELO"))?);
             }
-            fit::check(&oracle, &ladder, &pairs, skip_first, &out)?;
+            fit::check(&oracle, &ladder, &pairs, skip_first, &out, moves_out.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Fit { oracle, per_band, version, ladder_out, csv_out, jobs } => {

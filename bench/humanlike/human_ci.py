@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""How well do the humans' per-band targets pin down a ladder point? Cluster bootstrap over games.
+
+The ladder is fitted to each band's mean centipawn loss on its eligible positions, but those
+positions come from a limited number of games (and players): within a game, losses are
+correlated, so the standard error of a band's mean is larger than a per-position formula says.
+This resamples whole games (the unit a person plays) and prints, per band, the mean loss, its
+95 % percentile interval, the interval relative to the mean, and the naive per-position interval
+for comparison. Same eligibility and loss rules as `sparring humanlike` (src/humanlike/types.rs).
+
+Usage: bench/humanlike/human_ci.py [ORACLE.jsonl] [OUT.csv]
+"""
+import csv
+import json
+import random
+import statistics
+import sys
+from collections import defaultdict
+
+CAP, DECIDED = 300, 600
+oracle = sys.argv[1] if len(sys.argv) > 1 else "bench/humanlike/oracle.jsonl"
+out = sys.argv[2] if len(sys.argv) > 2 else "bench/results/humanlike-human-ci.csv"
+
+
+def order(score):
+    """Sort key: mates for us above every cp score, mates against us below."""
+    if isinstance(score, str):
+        n = int(score[1:])
+        return 10**6 - n if n > 0 else -(10**6) - n
+    return score
+
+
+def loss(best, played):
+    if not isinstance(best, str):
+        if isinstance(played, str):
+            return 0 if int(played[1:]) > 0 else CAP
+        return max(0, min(CAP, best - played))
+    return 0 if best == played else CAP
+
+
+per_band = defaultdict(lambda: defaultdict(list))  # band -> game -> losses
+for line in open(oracle):
+    p = json.loads(line)
+    moves = p["moves"]
+    if len(moves) < 2:
+        continue
+    best = max((s for _, s in moves), key=order)
+    if isinstance(best, str):
+        continue
+    white = best if p["fen"].split()[1] == "w" else -best
+    if abs(white) > DECIDED:
+        continue
+    played = dict((m, s) for m, s in moves).get(p["human"])
+    if played is None:
+        continue
+    per_band[p["band"]][p["game"]].append(loss(best, played))
+
+rng = random.Random(2026)
+rows = []
+for band in sorted(per_band):
+    games = list(per_band[band].values())
+    flat = [x for g in games for x in g]
+    mean = sum(flat) / len(flat)
+    boots = []
+    for _ in range(2000):
+        sample = [games[rng.randrange(len(games))] for _ in games]
+        tot = sum(sum(g) for g in sample)
+        cnt = sum(len(g) for g in sample)
+        boots.append(tot / cnt)
+    boots.sort()
+    lo, hi = boots[49], boots[1949]
+    se_naive = statistics.pstdev(flat) / len(flat) ** 0.5
+    rows.append(
+        dict(
+            band=band,
+            positions=len(flat),
+            games=len(games),
+            mean_loss=round(mean, 1),
+            ci_lo=round(lo, 1),
+            ci_hi=round(hi, 1),
+            ci_rel_lo_pct=round(100 * (lo / mean - 1), 1),
+            ci_rel_hi_pct=round(100 * (hi / mean - 1), 1),
+            naive_ci_half_pct=round(100 * 1.96 * se_naive / mean, 1),
+        )
+    )
+with open(out, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+print("| band | positions | games | humans' mean loss | 95 % (games resampled) | relative | naive per-position ± |")
+print("|---|---|---|---|---|---|---|")
+for r in rows:
+    print(
+        f"| {r['band']} | {r['positions']} | {r['games']} | {r['mean_loss']} | [{r['ci_lo']}, {r['ci_hi']}] "
+        f"| {r['ci_rel_lo_pct']:+} % … {r['ci_rel_hi_pct']:+} % | ±{r['naive_ci_half_pct']} % |"
+    )
