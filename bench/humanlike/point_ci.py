@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Each ladder point against the humans of its band on the same positions, with intervals.
+
+Reads the moves a ladder point chose (`sparring humanlike check --moves-out`) and, per point and
+band, compares its centipawn loss with the humans' on exactly those positions: the error in
+percent of the humans' mean with a 95 % interval from a bootstrap that resamples whole games (a
+game's positions are not independent), and whether the interval contains 0.
+
+Usage: bench/humanlike/point_ci.py MOVES.jsonl [ORACLE.jsonl] [OUT.csv]
+"""
+import csv
+import json
+import random
+import sys
+from collections import defaultdict
+
+CAP, DECIDED = 300, 600
+moves_file = sys.argv[1]
+oracle = sys.argv[2] if len(sys.argv) > 2 else "bench/humanlike/oracle.jsonl"
+out = sys.argv[3] if len(sys.argv) > 3 else None
+
+
+def order(score):
+    if isinstance(score, str):
+        n = int(score[1:])
+        return 10**6 - n if n > 0 else -(10**6) - n
+    return score
+
+
+def loss(table, mv):
+    best = max(table.values(), key=order)
+    played = table.get(mv)
+    if played is None:
+        return None
+    if not isinstance(best, str):
+        if isinstance(played, str):
+            return 0 if int(played[1:]) > 0 else CAP
+        return max(0, min(CAP, best - played))
+    return 0 if best == played else CAP
+
+
+positions = {}
+for line in open(oracle):
+    p = json.loads(line)
+    if len(p["moves"]) < 2:
+        continue
+    table = dict((m, s) for m, s in p["moves"])
+    best = max(table.values(), key=order)
+    if isinstance(best, str):
+        continue
+    white = best if p["fen"].split()[1] == "w" else -best
+    if abs(white) > DECIDED or p["human"] not in table:
+        continue
+    positions[(p["fen"], p["band"])] = (p["game"], p["human"], table)
+
+groups = defaultdict(lambda: defaultdict(list))  # (elo, band) -> game -> [(ours, human)]
+for line in open(moves_file):
+    r = json.loads(line)
+    key = (r["fen"], r["band"])
+    if key not in positions:
+        continue
+    game, human, table = positions[key]
+    lo = loss(table, r["mv"])
+    if lo is not None:
+        groups[(r["elo"], r["band"])][game].append((lo, loss(table, human)))
+
+rng = random.Random(2026)
+rows = []
+for (elo, band), by_game in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    games = list(by_game.values())
+    flat = [x for g in games for x in g]
+    ours = sum(x[0] for x in flat) / len(flat)
+    hum = sum(x[1] for x in flat) / len(flat)
+    errs = []
+    for _ in range(2000):
+        s = [x for _ in games for x in games[rng.randrange(len(games))]]
+        h = sum(x[1] for x in s) / len(s)
+        errs.append(100 * (sum(x[0] for x in s) / len(s) - h) / h)
+    errs.sort()
+    rows.append(
+        dict(
+            band=band,
+            elo=elo,
+            n=len(flat),
+            games=len(games),
+            loss=round(ours, 1),
+            human_loss=round(hum, 1),
+            error_pct=round(100 * (ours - hum) / hum, 1),
+            error_lo=round(errs[49], 1),
+            error_hi=round(errs[1949], 1),
+        )
+    )
+if out:
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+print("| band | point | n (games) | loss | humans | error | 95 % (games resampled) | 0 inside? |")
+print("|---|---|---|---|---|---|---|---|")
+for r in rows:
+    inside = r["error_lo"] <= 0 <= r["error_hi"]
+    print(
+        f"| {r['band']} | {r['elo']} | {r['n']} ({r['games']}) | {r['loss']} | {r['human_loss']} | {r['error_pct']:+.1f} % "
+        f"| [{r['error_lo']:+.1f}, {r['error_hi']:+.1f}] | {'yes' if inside else 'no'} |"
+    )
