@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Full-strength sparring vs Debian's Stockfish 15.1 with UCI_LimitStrength at a given UCI_Elo,
 # 10+0.1, varied openings from 8moves_v3.pgn (issue 2 target: >= 50 % against UCI_Elo 2400).
-# Usage: bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
+# Usage: [OUT=path-prefix] [CONCURRENCY=n] bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 elo=${1:-2400}; pairs=${2:-50}
 if ! command -v /usr/games/stockfish >/dev/null; then apt-get update -qq && apt-get install -y -qq stockfish; fi
 cargo build --release --quiet
 bin=${3:-target/release/sparring}
-out=bench/results/vs-stockfish-$elo
+out=${OUT:-bench/results/vs-stockfish-$elo}
 rm -f "$out.pgn"  # -pgnout appends
 ./target/release/sparring match \
   -engine cmd="$bin" name=sparring \

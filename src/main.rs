@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         Some("match") => sparring::arena::main(rest),
         Some("strength") => sparring::estimate::main(rest),
         Some("humanlike") => sparring::humanlike::main(rest),
+        Some("tune") => sparring::eval::tune::main(rest),
         Some("-h" | "--help" | "help") => {
             print_usage();
             ExitCode::SUCCESS
@@ -36,7 +37,9 @@ fn print_usage() {
          sparring bench [DEPTH]   search the fixed bench positions; prints '<nodes> nodes <nps> nps'\n  \
          sparring solve FILE.epd  run a test suite (bm/am) at --movetime MS or --depth D per position\n  \
          sparring match ...       engine-vs-engine matches (cutechess-cli style; see 'sparring match --help')\n  \
-         sparring strength ...    Elo from move quality of PGN games (see 'sparring strength --help')",
+         sparring strength ...    Elo from move quality of PGN games (see 'sparring strength --help')\n  \
+         sparring humanlike ...   human-likeness bench and ladder fit (see 'sparring humanlike --help')\n  \
+         sparring tune FILE       fit the evaluator's group weights to scored positions (see 'sparring tune --help')",
         env!("CARGO_PKG_VERSION")
     );
 }

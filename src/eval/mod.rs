@@ -25,6 +25,7 @@ mod rook;
 mod score;
 mod space;
 mod threats;
+pub mod tune;
 mod winnable;
 
 use std::fmt;
