@@ -84,7 +84,7 @@ for band in sorted(per_band):
         )
     )
 with open(out, "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
 print("| band | positions | games | humans' mean loss | 95 % (games resampled) | relative | naive per-position ± |")

@@ -141,7 +141,7 @@ for elo in sorted(ours):
         )
     )
 with open(out, "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(results[0]))
+    w = csv.DictWriter(f, fieldnames=list(results[0]), lineterminator="\n")
     w.writeheader()
     w.writerows(results)
 print("| UCI_Elo | band | n (games) | match ours / SF | difference [95 %] | KS ours / SF | difference [95 %] | loss ours / SF / humans |")

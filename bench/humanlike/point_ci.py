@@ -92,7 +92,7 @@ for (elo, band), by_game in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[
     )
 if out:
     with open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
 print("| band | point | n (games) | loss | humans | error | 95 % (games resampled) | 0 inside? |")
