@@ -48,7 +48,7 @@ pub fn mate_moves(score: i32) -> Option<i32> {
 /// signature of each (see `ARCHITECTURE.md`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Generation {
-    /// The search the ladder (v4, v5), the weak profiles and both oracles were measured on (bench
+    /// The search the ladder (v4-v6), the weak profiles and both oracles were measured on (bench
     /// signature 815444).
     #[default]
     V1,
