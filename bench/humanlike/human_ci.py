@@ -11,49 +11,20 @@ for comparison. Same eligibility and loss rules as `sparring humanlike` (src/hum
 Usage: bench/humanlike/human_ci.py [ORACLE.jsonl] [OUT.csv]
 """
 import csv
-import json
 import random
 import statistics
 import sys
 from collections import defaultdict
 
-CAP, DECIDED = 300, 600
+from oracle_table import eligible, loss
+
 oracle = sys.argv[1] if len(sys.argv) > 1 else "bench/humanlike/oracle.jsonl"
 out = sys.argv[2] if len(sys.argv) > 2 else "bench/results/humanlike-human-ci.csv"
 
 
-def order(score):
-    """Sort key: mates for us above every cp score, mates against us below."""
-    if isinstance(score, str):
-        n = int(score[1:])
-        return 10**6 - n if n > 0 else -(10**6) - n
-    return score
-
-
-def loss(best, played):
-    if not isinstance(best, str):
-        if isinstance(played, str):
-            return 0 if int(played[1:]) > 0 else CAP
-        return max(0, min(CAP, best - played))
-    return 0 if best == played else CAP
-
-
 per_band = defaultdict(lambda: defaultdict(list))  # band -> game -> losses
-for line in open(oracle):
-    p = json.loads(line)
-    moves = p["moves"]
-    if len(moves) < 2:
-        continue
-    best = max((s for _, s in moves), key=order)
-    if isinstance(best, str):
-        continue
-    white = best if p["fen"].split()[1] == "w" else -best
-    if abs(white) > DECIDED:
-        continue
-    played = dict((m, s) for m, s in moves).get(p["human"])
-    if played is None:
-        continue
-    per_band[p["band"]][p["game"]].append(loss(best, played))
+for _, band, game, human, table in eligible(oracle):
+    per_band[band][game].append(loss(table, human))
 
 rng = random.Random(2026)
 rows = []

@@ -14,44 +14,13 @@ import random
 import sys
 from collections import defaultdict
 
-CAP, DECIDED = 300, 600
+from oracle_table import eligible, loss
+
 moves_file = sys.argv[1]
 oracle = sys.argv[2] if len(sys.argv) > 2 else "bench/humanlike/oracle.jsonl"
 out = sys.argv[3] if len(sys.argv) > 3 else None
 
-
-def order(score):
-    if isinstance(score, str):
-        n = int(score[1:])
-        return 10**6 - n if n > 0 else -(10**6) - n
-    return score
-
-
-def loss(table, mv):
-    best = max(table.values(), key=order)
-    played = table.get(mv)
-    if played is None:
-        return None
-    if not isinstance(best, str):
-        if isinstance(played, str):
-            return 0 if int(played[1:]) > 0 else CAP
-        return max(0, min(CAP, best - played))
-    return 0 if best == played else CAP
-
-
-positions = {}
-for line in open(oracle):
-    p = json.loads(line)
-    if len(p["moves"]) < 2:
-        continue
-    table = dict((m, s) for m, s in p["moves"])
-    best = max(table.values(), key=order)
-    if isinstance(best, str):
-        continue
-    white = best if p["fen"].split()[1] == "w" else -best
-    if abs(white) > DECIDED or p["human"] not in table:
-        continue
-    positions[(p["fen"], p["band"])] = (p["game"], p["human"], table)
+positions = {(fen, band): (game, human, table) for fen, band, game, human, table in eligible(oracle)}
 
 groups = defaultdict(lambda: defaultdict(list))  # (elo, band) -> game -> [(ours, human)]
 for line in open(moves_file):
