@@ -332,6 +332,8 @@ pub fn check(
         }
         report
     };
+    // The table first: a bad --moves-out path must not cost the measurement.
+    std::fs::write(out, report).map_err(|e| format!("{}: {e}", out.display()))?;
     if let Some(path) = moves_out {
         let mut text = String::new();
         for m in &moves {
@@ -339,7 +341,7 @@ pub fn check(
         }
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    std::fs::write(out, report).map_err(|e| format!("{}: {e}", out.display()))
+    Ok(())
 }
 
 /// One move a ladder point chose in `check` (`--moves-out`).
