@@ -65,7 +65,7 @@ fn files_name_only_known_generations() {
     let head = "name = \"t\"\nversion = 1\ndescription = \"d\"\nkind = \"search\"\n";
     let p = Profile::parse(&format!("{head}[search]\nnodes = 10\ngeneration = 2\n")).unwrap();
     assert_eq!(p.generation(), Generation::V2);
-    for g in [0, 4, 17] {
+    for g in [0, 5, 17] {
         let text = format!("{head}[search]\nnodes = 10\ngeneration = {g}\n");
         assert!(Profile::parse(&text).is_err(), "accepted:\n{text}");
     }
@@ -74,6 +74,6 @@ fn files_name_only_known_generations() {
     assert_eq!(Ladder::parse(ladder).unwrap().at(1000).generation, Generation::V1);
     let v2 = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 2\n");
     assert_eq!(Ladder::parse(&v2).unwrap().at(1000).generation, Generation::V2);
-    let bad = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 5\n");
+    let bad = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 9\n");
     assert!(Ladder::parse(&bad).is_err());
 }

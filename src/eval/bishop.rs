@@ -6,16 +6,26 @@ use shakmaty::{Bitboard, Color, attacks};
 
 use super::bb::*;
 use super::info::{B, EvalInfo, P};
-use super::knight::{MINOR_BEHIND_PAWN, outposts};
+use super::knight::outposts;
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
-const OUTPOST: S = S(15, 10);
-const BISHOP_PAWNS: S = S(-2, -4);
-const LONG_DIAGONAL: S = S(22, 0);
-const KING_PROTECTOR: S = S(-3, -4);
+/// The Bishop group's values (the minor-behind-pawn bonus is the Knight group's).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BishopWeights {
+    pub outpost: S,
+    /// Per own pawn on the bishop's colour, times (undefended bishop + blocked central pawns).
+    pub bishop_pawns: S,
+    pub long_diagonal: S,
+    pub king_protector: S,
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: BishopWeights =
+    BishopWeights { outpost: S(15, 10), bishop_pawns: S(-2, -4), long_diagonal: S(22, 0), king_protector: S(-3, -4) };
 
 /// Bishop score of colour `c`.
-pub fn eval(info: &EvalInfo, c: Color) -> S {
+pub fn eval(info: &EvalInfo, c: Color, w: &BishopWeights, minor_behind_pawn: S) -> S {
     let us = ci(c);
     if info.pcs[us][B] == 0 {
         return S::ZERO;
@@ -30,20 +40,20 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         let sq = p.square();
         let b = bit(sq);
         if out & b != 0 {
-            s += OUTPOST;
+            s += w.outpost;
         }
         if shielded & b != 0 {
-            s += MINOR_BEHIND_PAWN;
+            s += minor_behind_pawn;
         }
-        s += KING_PROTECTOR * sq.distance(info.ksq[us]) as i32;
+        s += w.king_protector * sq.distance(info.ksq[us]) as i32;
 
         let colour = if DARK & b != 0 { DARK } else { !DARK };
         let same = popcnt(own_pawns & colour);
         let undefended = (info.att[us][P] & b == 0) as i32;
-        s += BISHOP_PAWNS * (same * (undefended + blocked_centre));
+        s += w.bishop_pawns * (same * (undefended + blocked_centre));
 
         if more_than_one(attacks::bishop_attacks(sq, Bitboard(pawns)).0 & CENTER) {
-            s += LONG_DIAGONAL;
+            s += w.long_diagonal;
         }
     }
     s

@@ -1,5 +1,7 @@
 //! Which evaluation term groups exist and how much each one weighs (the knowledge knob).
 
+use super::params::ParamSet;
+
 /// The 13 term groups of the evaluator, named as avatar files name them.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum Term {
@@ -72,11 +74,18 @@ pub struct EvalConfig {
     pub enabled: [bool; Term::COUNT],
     pub mg_weight: [u16; Term::COUNT],
     pub eg_weight: [u16; Term::COUNT],
+    /// The values inside the groups (classic or tuned); the search sets it from its generation.
+    pub params: ParamSet,
 }
 
 impl Default for EvalConfig {
     fn default() -> Self {
-        EvalConfig { enabled: [true; Term::COUNT], mg_weight: [100; Term::COUNT], eg_weight: [100; Term::COUNT] }
+        EvalConfig {
+            enabled: [true; Term::COUNT],
+            mg_weight: [100; Term::COUNT],
+            eg_weight: [100; Term::COUNT],
+            params: ParamSet::Classic,
+        }
     }
 }
 

@@ -10,10 +10,22 @@ use shakmaty::Color;
 use super::bb::*;
 use super::info::{B, EvalInfo, N, P, Q, R};
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
 const DIVISOR: i32 = 32;
 
-/// Weight of (our piece type i) x (our piece type j), j <= i.
+/// The Imbalance group's values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImbalanceWeights {
+    /// Weight of (our piece type i) x (our piece type j), j <= i.
+    pub ours: [[i32; 6]; 6],
+    /// Weight of (our piece type i) x (their piece type j), j <= i.
+    pub theirs: [[i32; 6]; 6],
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: ImbalanceWeights = ImbalanceWeights { ours: OURS, theirs: THEIRS };
+
 #[rustfmt::skip]
 const OURS: [[i32; 6]; 6] = [
     [1350,    0,    0,    0,    0,    0],
@@ -24,7 +36,6 @@ const OURS: [[i32; 6]; 6] = [
     [-180,   24,  110,  130, -130,   -6],
 ];
 
-/// Weight of (our piece type i) x (their piece type j), j <= i.
 #[rustfmt::skip]
 const THEIRS: [[i32; 6]; 6] = [
     [   0,    0,    0,    0,    0,    0],
@@ -41,7 +52,7 @@ fn counts(info: &EvalInfo, c: Color) -> [i32; 6] {
 }
 
 /// Imbalance score of colour `c`.
-pub fn eval(info: &EvalInfo, c: Color) -> S {
+pub fn eval(info: &EvalInfo, c: Color, iw: &ImbalanceWeights) -> S {
     let us = counts(info, c);
     let them = counts(info, !c);
     let mut v = 0;
@@ -51,7 +62,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         }
         let mut w = 0;
         for j in 0..=i {
-            w += OURS[i][j] * us[j] + THEIRS[i][j] * them[j];
+            w += iw.ours[i][j] * us[j] + iw.theirs[i][j] * them[j];
         }
         v += us[i] * w;
     }

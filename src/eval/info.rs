@@ -6,6 +6,7 @@ use shakmaty::{Bitboard, Chess, Color, Position, Role, Square, attacks};
 
 use super::bb::*;
 use super::mobility;
+use super::params::Weights;
 use super::score::S;
 
 pub const P: usize = 0;
@@ -16,9 +17,6 @@ pub const Q: usize = 4;
 pub const K: usize = 5;
 
 const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
-
-/// How much a piece of each type that attacks the enemy king ring adds to the king danger.
-const KING_ATTACK_WEIGHT: [i32; 6] = [0, 78, 54, 46, 12, 0];
 
 /// One knight, bishop, rook or queen with its attacks (already restricted when pinned).
 #[derive(Copy, Clone, Default)]
@@ -76,7 +74,7 @@ impl EvalInfo {
         &self.list[ci(c)][..self.n[ci(c)]]
     }
 
-    pub fn new(pos: &Chess) -> EvalInfo {
+    pub fn new(pos: &Chess, w: &Weights) -> EvalInfo {
         let board = pos.board();
         let mut pcs = [[0u64; 6]; 2];
         let mut counts = [[0i32; 6]; 2];
@@ -196,11 +194,11 @@ impl EvalInfo {
                     info.att_all[us] |= a;
                     if a & info.king_ring[them] != 0 {
                         info.ka_count[us] += 1;
-                        info.ka_weight[us] += KING_ATTACK_WEIGHT[role];
+                        info.ka_weight[us] += w.king.attacker_weight[role];
                         info.ka_adj[us] += popcnt(a & info.att[them][K]);
                     }
                     let m = popcnt(a & info.mob_area[us]);
-                    info.mob[us] += mobility::bonus(role, m as usize);
+                    info.mob[us] += mobility::bonus(&w.mobility, role, m as usize);
                     if n < 16 {
                         info.list[us][n] = PieceAtt { sq: s.to_u32() as u8, role: role as u8, mob: m as u8, att: a };
                         n += 1;

@@ -9,8 +9,58 @@ use super::bb::*;
 use super::info::{B, EvalInfo, K, N, P, Q, R};
 use super::pawn_cache;
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
-/// Shelter bonus by distance of the file from the edge and relative rank of our pawn (0 = none).
+/// The KingSafety group's values: shelter and storm tables, and the king-danger weights.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KingWeights {
+    /// Shelter bonus by distance of the file from the edge and relative rank of our pawn (0 = none).
+    pub shelter: [[i32; 8]; 4],
+    /// Storm penalty by file edge distance and relative rank of the enemy pawn (0 = none).
+    pub storm: [[i32; 8]; 4],
+    pub blocked_storm: S,
+    pub pawnless_flank: S,
+    pub flank_attack: S,
+    pub pawn_distance: S,
+    /// Danger of a safe check by piece type (knight .. queen; index 0 unused).
+    pub safe_check: [i32; 5],
+    /// Danger per piece of each type attacking the king ring (pawn .. king), times their count.
+    pub attacker_weight: [i32; 6],
+    /// Danger per weak king-ring square, unsafe check, pinned own piece, attack next to the king.
+    pub weak_ring: i32,
+    pub unsafe_check: i32,
+    pub pinned: i32,
+    pub adjacent_attack: i32,
+    /// Danger per point of mobility (mg) the attacker has over the defender.
+    pub mobility: i32,
+    /// Danger without an enemy queen, with a defending knight, per 8 points of shelter, and constant.
+    pub no_queen: i32,
+    pub knight_defender: i32,
+    pub shelter_per8: i32,
+    pub offset: i32,
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: KingWeights = KingWeights {
+    shelter: SHELTER,
+    storm: STORM,
+    blocked_storm: S(-40, -38),
+    pawnless_flank: S(-9, -48),
+    flank_attack: S(-4, 0),
+    pawn_distance: S(0, -8),
+    safe_check: [0, 790, 635, 1080, 780],
+    attacker_weight: [0, 78, 54, 46, 12, 0],
+    weak_ring: 185,
+    unsafe_check: 148,
+    pinned: 98,
+    adjacent_attack: 69,
+    mobility: 2,
+    no_queen: -873,
+    knight_defender: -100,
+    shelter_per8: -12,
+    offset: -7,
+};
+
 #[rustfmt::skip]
 const SHELTER: [[i32; 8]; 4] = [
     [ -4, 40, 46,  28,  18,   8,  12, 0],
@@ -19,7 +69,6 @@ const SHELTER: [[i32; 8]; 4] = [
     [-20, -6, -14, -26, -24, -32, -80, 0],
 ];
 
-/// Storm penalty by file edge distance and relative rank of the enemy pawn (0 = none).
 #[rustfmt::skip]
 const STORM: [[i32; 8]; 4] = [
     [ 44, -140, -90, 46, 28, 22, 26, 0],
@@ -28,14 +77,7 @@ const STORM: [[i32; 8]; 4] = [
     [ -4,   -6,  44,  8,  2, -4, -8, 0],
 ];
 
-const BLOCKED_STORM: S = S(-40, -38);
-const PAWNLESS_FLANK: S = S(-9, -48);
-const FLANK_ATTACK: S = S(-4, 0);
-const PAWN_DISTANCE: S = S(0, -8);
-
-const SAFE_CHECK: [i32; 5] = [0, 790, 635, 1080, 780];
-
-fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square) -> S {
+fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square, w: &KingWeights) -> S {
     let (us, them) = (ci(c), ci(!c));
     let pawns = (info.pcs[0][P] | info.pcs[1][P]) & !forward_ranks(!c, ksq);
     let ours = pawns & info.pcs[us][P];
@@ -49,13 +91,13 @@ fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square) -> S {
         let b = theirs & fb;
         let their_rank = if b != 0 { rel_rank(c, backmost(c, b)) } else { 0 };
         let d = edge_distance(f);
-        s += S(SHELTER[d][our_rank as usize], 0);
+        s += S(w.shelter[d][our_rank as usize], 0);
         if our_rank != 0 && our_rank == their_rank - 1 {
             if their_rank == 2 {
-                s += BLOCKED_STORM;
+                s += w.blocked_storm;
             }
         } else {
-            s -= S(STORM[d][their_rank as usize], 0);
+            s -= S(w.storm[d][their_rank as usize], 0);
         }
     }
     s
@@ -63,18 +105,18 @@ fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square) -> S {
 
 /// The best shelter of colour `c`'s king (where it stands, or where castling would take it) and the
 /// endgame term for its distance to the nearest own pawn.
-fn king_pawns(info: &EvalInfo, c: Color, ksq: Square) -> (S, S) {
+fn king_pawns(info: &EvalInfo, c: Color, ksq: Square, w: &KingWeights) -> (S, S) {
     let us = ci(c);
-    let mut shelter = shelter_storm(info, c, ksq);
+    let mut shelter = shelter_storm(info, c, ksq, w);
     let back = if c == Color::White { 0 } else { 56 };
     if info.castle[us][0] {
-        let t = shelter_storm(info, c, sq_of(back + 6));
+        let t = shelter_storm(info, c, sq_of(back + 6), w);
         if t.mg > shelter.mg {
             shelter = t;
         }
     }
     if info.castle[us][1] {
-        let t = shelter_storm(info, c, sq_of(back + 2));
+        let t = shelter_storm(info, c, sq_of(back + 2), w);
         if t.mg > shelter.mg {
             shelter = t;
         }
@@ -86,13 +128,14 @@ fn king_pawns(info: &EvalInfo, c: Color, ksq: Square) -> (S, S) {
         for p in squares(own_pawns) {
             d = d.min(p.distance(ksq) as i32);
         }
-        distance = PAWN_DISTANCE * d;
+        distance = w.pawn_distance * d;
     }
     (shelter, distance)
 }
 
-/// King-safety score of colour `c` (about its own king; usually negative).
-pub fn eval(info: &EvalInfo, c: Color) -> S {
+/// King-safety score of colour `c` (about its own king; usually negative); the pawn terms go
+/// through the per-thread cache under the weights' `tag`.
+pub fn eval(info: &EvalInfo, c: Color, w: &KingWeights, tag: u32) -> S {
     let (us, them) = (ci(c), ci(!c));
     let ksq = info.ksq[us];
 
@@ -100,7 +143,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
     // distance to the own pawns: both read only the pawns, the king square and castling rights.
     let key = ksq as u32 | (ci(c) as u32) << 6 | (info.castle[us][0] as u32) << 7 | (info.castle[us][1] as u32) << 8;
     let (shelter, pawn_distance) =
-        pawn_cache::king_pawns(info.pcs[0][P], info.pcs[1][P], key, || king_pawns(info, c, ksq));
+        pawn_cache::king_pawns(info.pcs[0][P], info.pcs[1][P], key, tag, || king_pawns(info, c, ksq, w));
     let mut s = shelter + pawn_distance;
 
     // King danger.
@@ -115,23 +158,23 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
     let mut unsafe_checks = 0u64;
     let rook_checks = rook_lines & info.att[them][R] & safe;
     if rook_checks != 0 {
-        danger += SAFE_CHECK[R];
+        danger += w.safe_check[R];
     } else {
         unsafe_checks |= rook_lines & info.att[them][R];
     }
     let queen_checks = (rook_lines | bishop_lines) & info.att[them][Q] & safe & !info.att[us][Q] & !rook_checks;
     if queen_checks != 0 {
-        danger += SAFE_CHECK[Q];
+        danger += w.safe_check[Q];
     }
     let bishop_checks = bishop_lines & info.att[them][B] & safe & !queen_checks;
     if bishop_checks != 0 {
-        danger += SAFE_CHECK[B];
+        danger += w.safe_check[B];
     } else {
         unsafe_checks |= bishop_lines & info.att[them][B];
     }
     let knight_checks = knight_sq & info.att[them][N];
     if knight_checks & safe != 0 {
-        danger += SAFE_CHECK[N];
+        danger += w.safe_check[N];
     } else {
         unsafe_checks |= knight_checks;
     }
@@ -143,25 +186,25 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
     let flank_attack = popcnt(b1) + popcnt(b2);
 
     danger += info.ka_count[them] * info.ka_weight[them]
-        + 185 * popcnt(info.king_ring[us] & weak)
-        + 148 * popcnt(unsafe_checks)
-        + 98 * popcnt(info.blockers[us] & info.occ[us])
-        + 69 * info.ka_adj[them]
+        + w.weak_ring * popcnt(info.king_ring[us] & weak)
+        + w.unsafe_check * popcnt(unsafe_checks)
+        + w.pinned * popcnt(info.blockers[us] & info.occ[us])
+        + w.adjacent_attack * info.ka_adj[them]
         + 3 * flank_attack * flank_attack / 8
-        + 2 * (info.mob[them].mg - info.mob[us].mg)
-        - 873 * (info.pcs[them][Q] == 0) as i32
-        - 100 * (info.att[us][N] & (info.att[us][K] | bit(ksq)) != 0) as i32
-        - 12 * shelter.mg / 8
-        - 7;
+        + w.mobility * (info.mob[them].mg - info.mob[us].mg)
+        + w.no_queen * (info.pcs[them][Q] == 0) as i32
+        + w.knight_defender * (info.att[us][N] & (info.att[us][K] | bit(ksq)) != 0) as i32
+        + w.shelter_per8 * shelter.mg / 8
+        + w.offset;
     if danger > 100 {
         s -= S(danger * danger / 8192, danger / 32);
     }
 
     let pawns = info.pcs[0][P] | info.pcs[1][P];
     if pawns & flank == 0 {
-        s += PAWNLESS_FLANK;
+        s += w.pawnless_flank;
     }
-    s += FLANK_ATTACK * flank_attack;
+    s += w.flank_attack * flank_attack;
     s + lone_king(info, c)
 }
 

@@ -5,11 +5,24 @@ use shakmaty::Color;
 use super::bb::*;
 use super::info::{EvalInfo, N, P};
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
-const OUTPOST: S = S(32, 22);
-const REACHABLE_OUTPOST: S = S(16, 5);
-pub const MINOR_BEHIND_PAWN: S = S(9, 2);
-const KING_PROTECTOR: S = S(-4, -4);
+/// The Knight group's values (also the minor-behind-pawn bonus the Bishop group shares).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnightWeights {
+    pub outpost: S,
+    pub reachable_outpost: S,
+    pub minor_behind_pawn: S,
+    pub king_protector: S,
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: KnightWeights = KnightWeights {
+    outpost: S(32, 22),
+    reachable_outpost: S(16, 5),
+    minor_behind_pawn: S(9, 2),
+    king_protector: S(-4, -4),
+};
 
 /// Outpost squares of colour `c`: on its 4th-6th ranks, defended by an own pawn and out of
 /// reach of enemy pawns for good.
@@ -20,7 +33,7 @@ pub fn outposts(info: &EvalInfo, c: Color) -> u64 {
 }
 
 /// Knight score of colour `c`.
-pub fn eval(info: &EvalInfo, c: Color) -> S {
+pub fn eval(info: &EvalInfo, c: Color, w: &KnightWeights) -> S {
     let us = ci(c);
     let knights = info.pcs[us][N];
     if knights == 0 {
@@ -34,14 +47,14 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         let sq = p.square();
         let b = bit(sq);
         if out & b != 0 {
-            s += OUTPOST;
+            s += w.outpost;
         } else if p.att & out & !info.occ[us] != 0 {
-            s += REACHABLE_OUTPOST;
+            s += w.reachable_outpost;
         }
         if shielded & b != 0 {
-            s += MINOR_BEHIND_PAWN;
+            s += w.minor_behind_pawn;
         }
-        s += KING_PROTECTOR * sq.distance(info.ksq[us]) as i32;
+        s += w.king_protector * sq.distance(info.ksq[us]) as i32;
     }
     s
 }

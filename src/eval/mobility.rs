@@ -7,6 +7,19 @@ use shakmaty::Color;
 use super::bb::ci;
 use super::info::EvalInfo;
 use super::score::S;
+use serde::{Deserialize, Serialize};
+
+/// The Mobility group's tables: bonus by number of safe squares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MobilityWeights {
+    pub knight: [S; 9],
+    pub bishop: [S; 14],
+    pub rook: [S; 15],
+    pub queen: [S; 28],
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: MobilityWeights = MobilityWeights { knight: KNIGHT, bishop: BISHOP, rook: ROOK, queen: QUEEN };
 
 const KNIGHT: [S; 9] =
     [S(-32, -40), S(-24, -28), S(-6, -14), S(-2, -6), S(2, 4), S(6, 8), S(10, 10), S(14, 12), S(18, 12)];
@@ -79,12 +92,12 @@ const QUEEN: [S; 28] = [
 
 /// Bonus for a piece of type `role` (1 = knight .. 4 = queen) with `n` safe squares.
 #[inline(always)]
-pub fn bonus(role: usize, n: usize) -> S {
+pub fn bonus(w: &MobilityWeights, role: usize, n: usize) -> S {
     match role {
-        1 => KNIGHT[n.min(8)],
-        2 => BISHOP[n.min(13)],
-        3 => ROOK[n.min(14)],
-        _ => QUEEN[n.min(27)],
+        1 => w.knight[n.min(8)],
+        2 => w.bishop[n.min(13)],
+        3 => w.rook[n.min(14)],
+        _ => w.queen[n.min(27)],
     }
 }
 

@@ -17,6 +17,7 @@ mod king;
 mod knight;
 mod material;
 mod mobility;
+pub mod params;
 mod passed;
 mod pawn_cache;
 mod pawns;
@@ -24,6 +25,7 @@ mod queen;
 mod rook;
 mod score;
 mod space;
+pub mod texel;
 mod threats;
 pub mod tune;
 mod winnable;
@@ -31,6 +33,7 @@ mod winnable;
 use std::fmt;
 
 pub use config::{EvalConfig, Term};
+pub use params::{ParamSet, Params, Weights};
 pub use score::S;
 
 use shakmaty::{Chess, Color, Position};
@@ -40,9 +43,6 @@ use info::EvalInfo;
 
 /// Game phase of a middlegame with all pieces on the board (N, B = 1, R = 2, Q = 4 each).
 pub const MAX_PHASE: i32 = 24;
-
-/// Bonus for the side to move, in centipawns (added outside the term groups).
-pub const TEMPO: i32 = 14;
 
 /// Per-group breakdown of one evaluation, as printed by the UCI `eval` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,27 +87,33 @@ fn apply(cfg: &EvalConfig, t: Term, white: S, black: S) -> S {
 }
 
 #[inline(always)]
-fn group(t: Term, info: &EvalInfo, c: Color) -> S {
+fn group(t: Term, info: &EvalInfo, c: Color, p: &Params) -> S {
+    let w = &p.w;
     match t {
-        Term::Material => material::eval(info, c),
-        Term::Imbalance => imbalance::eval(info, c),
-        Term::PawnStructure => pawns::eval(info, c),
-        Term::Knight => knight::eval(info, c),
-        Term::Bishop => bishop::eval(info, c),
-        Term::Rook => rook::eval(info, c),
-        Term::Queen => queen::eval(info, c),
+        Term::Material => material::eval(info, c, &p.psq),
+        Term::Imbalance => imbalance::eval(info, c, &w.imbalance),
+        Term::PawnStructure => pawns::eval(info, c, &w.pawns, p.tag),
+        Term::Knight => knight::eval(info, c, &w.knight),
+        Term::Bishop => bishop::eval(info, c, &w.bishop, w.knight.minor_behind_pawn),
+        Term::Rook => rook::eval(info, c, &w.rook),
+        Term::Queen => queen::eval(info, c, &w.queen),
         Term::Mobility => mobility::eval(info, c),
-        Term::KingSafety => king::eval(info, c),
-        Term::Threats => threats::eval(info, c),
-        Term::PassedPawns => passed::eval(info, c),
+        Term::KingSafety => king::eval(info, c, &w.king, p.tag),
+        Term::Threats => threats::eval(info, c, &w.threats),
+        Term::PassedPawns => passed::eval(info, c, &w.passed),
         Term::Space => space::eval(info, c),
         Term::Winnable => S::ZERO,
     }
 }
 
-/// Full evaluation with its per-group breakdown.
+/// Full evaluation with its per-group breakdown, with the configuration's parameter set.
 pub fn trace(pos: &Chess, cfg: &EvalConfig) -> Trace {
-    let info = EvalInfo::new(pos);
+    trace_with(pos, cfg, cfg.params.get())
+}
+
+/// Full evaluation with its per-group breakdown, with explicit parameters (`cfg.params` unused).
+pub fn trace_with(pos: &Chess, cfg: &EvalConfig, p: &Params) -> Trace {
+    let info = EvalInfo::new(pos, &p.w);
     let mut white = [S::ZERO; Term::COUNT];
     let mut black = [S::ZERO; Term::COUNT];
     let mut weighted = [S::ZERO; Term::COUNT];
@@ -117,8 +123,8 @@ pub fn trace(pos: &Chess, cfg: &EvalConfig) -> Trace {
             continue;
         }
         let i = t.index();
-        white[i] = group(t, &info, COLORS[0]);
-        black[i] = group(t, &info, COLORS[1]);
+        white[i] = group(t, &info, COLORS[0], p);
+        black[i] = group(t, &info, COLORS[1], p);
         weighted[i] = apply(cfg, t, white[i], black[i]);
         total += weighted[i];
     }
@@ -132,7 +138,7 @@ pub fn trace(pos: &Chess, cfg: &EvalConfig) -> Trace {
     }
     let phase = info.phase();
     let turn = pos.turn();
-    let tempo_white = if turn == Color::White { TEMPO } else { -TEMPO };
+    let tempo_white = if turn == Color::White { p.w.tempo } else { -p.w.tempo };
     let white_eval = total.taper(phase) + tempo_white;
     let stm_eval = if turn == Color::White { white_eval } else { -white_eval };
     Trace {

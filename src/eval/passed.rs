@@ -6,9 +6,22 @@ use shakmaty::Color;
 use super::bb::*;
 use super::info::{EvalInfo, Q, R};
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
-const RANK_BONUS: [S; 8] = [S(0, 0), S(5, 14), S(8, 16), S(8, 20), S(31, 36), S(84, 88), S(138, 130), S(0, 0)];
-const FILE_PENALTY: S = S(-5, -4);
+/// The PassedPawns group's values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassedWeights {
+    /// By relative rank.
+    pub rank: [S; 8],
+    /// Per file of distance from the edge.
+    pub file: S,
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: PassedWeights = PassedWeights {
+    rank: [S(0, 0), S(5, 14), S(8, 16), S(8, 20), S(31, 36), S(84, 88), S(138, 130), S(0, 0)],
+    file: S(-5, -4),
+};
 
 #[inline]
 fn king_proximity(info: &EvalInfo, c: Color, sq: shakmaty::Square) -> i32 {
@@ -16,13 +29,13 @@ fn king_proximity(info: &EvalInfo, c: Color, sq: shakmaty::Square) -> i32 {
 }
 
 /// Passed-pawn score of colour `c`.
-pub fn eval(info: &EvalInfo, c: Color) -> S {
+pub fn eval(info: &EvalInfo, c: Color, w: &PassedWeights) -> S {
     let (us, them) = (ci(c), ci(!c));
     let heavy = info.pcs[0][R] | info.pcs[1][R] | info.pcs[0][Q] | info.pcs[1][Q];
     let mut s = S::ZERO;
     for sq in squares(info.passed[us]) {
         let r = rel_rank(c, sq);
-        let mut bonus = RANK_BONUS[r as usize];
+        let mut bonus = w.rank[r as usize];
         if r > 2 {
             let w = 5 * r - 13;
             let block = up(c, bit(sq));
@@ -55,7 +68,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
                 bonus += S(k * w / 2, k * w / 2);
             }
         }
-        bonus += FILE_PENALTY * edge_distance(sq.file().to_u32()) as i32;
+        bonus += w.file * edge_distance(sq.file().to_u32()) as i32;
         s += bonus;
     }
     s

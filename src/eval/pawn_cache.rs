@@ -15,7 +15,8 @@ const KING_ENTRIES: usize = 1 << 14;
 struct PawnEntry {
     white: u64,
     black: u64,
-    valid: bool,
+    /// The weights' tag; 0 = empty.
+    tag: u32,
     score: [S; 2],
 }
 
@@ -23,6 +24,7 @@ struct PawnEntry {
 struct KingEntry {
     white: u64,
     black: u64,
+    tag: u32,
     /// King square, colour and castling rights, packed; `u32::MAX` = empty.
     king: u32,
     value: (S, S),
@@ -41,36 +43,44 @@ fn mix(white: u64, black: u64, extra: u64) -> u64 {
     h ^ (h >> 29)
 }
 
-/// The PawnStructure scores `[white, black]` of these pawns, from the cache or from `compute`.
+/// The PawnStructure scores `[white, black]` of these pawns under the weights tagged `tag`, from
+/// the cache or from `compute` (always from `compute` when `tag` is 0, i.e. uncached weights).
 #[inline]
-pub fn pawn_structure(white: u64, black: u64, compute: impl FnOnce() -> [S; 2]) -> [S; 2] {
+pub fn pawn_structure(white: u64, black: u64, tag: u32, compute: impl FnOnce() -> [S; 2]) -> [S; 2] {
+    if tag == 0 {
+        return compute();
+    }
     let i = (mix(white, black, 0) as usize) & (PAWN_ENTRIES - 1);
     PAWNS.with(|cache| {
         let mut cache = cache.borrow_mut();
         let e = &mut cache[i];
-        if e.valid && e.white == white && e.black == black {
+        if e.tag == tag && e.white == white && e.black == black {
             return e.score;
         }
         let score = compute();
-        *e = PawnEntry { white, black, valid: true, score };
+        *e = PawnEntry { white, black, tag, score };
         score
     })
 }
 
 /// A king's pawn terms for `king` (square, colour and castling rights packed by the caller, below
-/// `u32::MAX`) with these pawns, from the cache or from `compute`.
+/// `u32::MAX`) with these pawns under the weights tagged `tag`, from the cache or from `compute`
+/// (always from `compute` when `tag` is 0).
 #[inline]
-pub fn king_pawns(white: u64, black: u64, king: u32, compute: impl FnOnce() -> (S, S)) -> (S, S) {
+pub fn king_pawns(white: u64, black: u64, king: u32, tag: u32, compute: impl FnOnce() -> (S, S)) -> (S, S) {
     debug_assert!(king != u32::MAX);
+    if tag == 0 {
+        return compute();
+    }
     let i = (mix(white, black, u64::from(king) + 1) as usize) & (KING_ENTRIES - 1);
     KINGS.with(|cache| {
         let mut cache = cache.borrow_mut();
         let e = &mut cache[i];
-        if e.king == king && e.white == white && e.black == black {
+        if e.tag == tag && e.king == king && e.white == white && e.black == black {
             return e.value;
         }
         let value = compute();
-        *e = KingEntry { white, black, king, value };
+        *e = KingEntry { white, black, tag, king, value };
         value
     })
 }

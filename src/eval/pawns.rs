@@ -7,27 +7,44 @@ use super::bb::*;
 use super::info::{EvalInfo, P};
 use super::pawn_cache;
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
-const ISOLATED: S = S(-4, -8);
-const BACKWARD: S = S(-5, -12);
-const DOUBLED: S = S(-6, -26);
-const WEAK_UNOPPOSED: S = S(-7, -13);
-/// A pawn attacked twice by enemy pawns and not defended by its own.
-const WEAK_LEVER: S = S(0, -27);
-/// Base bonus of a connected pawn by relative rank.
-const CONNECTED: [i32; 8] = [0, 4, 4, 6, 14, 25, 42, 0];
-const SUPPORT: i32 = 10;
+/// The PawnStructure group's values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PawnWeights {
+    pub isolated: S,
+    pub backward: S,
+    pub doubled: S,
+    pub weak_unopposed: S,
+    /// A pawn attacked twice by enemy pawns and not defended by its own.
+    pub weak_lever: S,
+    /// Base bonus of a connected pawn by relative rank.
+    pub connected: [i32; 8],
+    /// Per supporting pawn.
+    pub support: i32,
+}
 
-/// Pawn-structure score of colour `c` (through the per-thread pawn cache).
-pub fn eval(info: &EvalInfo, c: Color) -> S {
-    let both = pawn_cache::pawn_structure(info.pcs[0][P], info.pcs[1][P], || {
-        [compute(info, Color::White), compute(info, Color::Black)]
+/// Generation 1-3 values.
+pub const CLASSIC: PawnWeights = PawnWeights {
+    isolated: S(-4, -8),
+    backward: S(-5, -12),
+    doubled: S(-6, -26),
+    weak_unopposed: S(-7, -13),
+    weak_lever: S(0, -27),
+    connected: [0, 4, 4, 6, 14, 25, 42, 0],
+    support: 10,
+};
+
+/// Pawn-structure score of colour `c` (through the per-thread pawn cache, under the weights' `tag`).
+pub fn eval(info: &EvalInfo, c: Color, w: &PawnWeights, tag: u32) -> S {
+    let both = pawn_cache::pawn_structure(info.pcs[0][P], info.pcs[1][P], tag, || {
+        [compute(info, Color::White, w), compute(info, Color::Black, w)]
     });
     both[ci(c)]
 }
 
 /// Pawn-structure score of colour `c`, computed (it reads the pawns only).
-fn compute(info: &EvalInfo, c: Color) -> S {
+fn compute(info: &EvalInfo, c: Color, w: &PawnWeights) -> S {
     let (us, them) = (ci(c), ci(!c));
     let ours = info.pcs[us][P];
     let theirs = info.pcs[them][P];
@@ -50,25 +67,26 @@ fn compute(info: &EvalInfo, c: Color) -> S {
             neighbours & fill_backward(c, rank_bb(sq.rank().to_u32())) == 0 && stoppers & (lever_push | stop) != 0;
 
         if support | phalanx != 0 {
-            let k = CONNECTED[r as usize] * (2 + (phalanx != 0) as i32 - opposed as i32) + SUPPORT * popcnt(support);
+            let k =
+                w.connected[r as usize] * (2 + (phalanx != 0) as i32 - opposed as i32) + w.support * popcnt(support);
             s += S(k, k * (r - 2) / 4);
         } else if neighbours == 0 {
-            s += ISOLATED;
+            s += w.isolated;
             if !opposed {
-                s += WEAK_UNOPPOSED;
+                s += w.weak_unopposed;
             }
         } else if backward {
-            s += BACKWARD;
+            s += w.backward;
             if !opposed {
-                s += WEAK_UNOPPOSED;
+                s += w.weak_unopposed;
             }
         }
         if support == 0 {
             if doubled {
-                s += DOUBLED;
+                s += w.doubled;
             }
             if more_than_one(lever) {
-                s += WEAK_LEVER;
+                s += w.weak_lever;
             }
         }
     }

@@ -6,11 +6,20 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::bb::*;
 use super::info::{B, EvalInfo, Q, R};
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
-const WEAK_QUEEN: S = S(-25, -8);
+/// The Queen group's values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueenWeights {
+    /// A queen pinned or exposed to a discovered attack by a rook or bishop.
+    pub weak_queen: S,
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: QueenWeights = QueenWeights { weak_queen: S(-25, -8) };
 
 /// Queen score of colour `c`.
-pub fn eval(info: &EvalInfo, c: Color) -> S {
+pub fn eval(info: &EvalInfo, c: Color, w: &QueenWeights) -> S {
     let (us, them) = (ci(c), ci(!c));
     let mut s = S::ZERO;
     for q in squares(info.pcs[us][Q]) {
@@ -19,7 +28,7 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         for sn in squares(snipers) {
             let b = attacks::between(q, sn).0 & info.all;
             if b != 0 && !more_than_one(b) {
-                s += WEAK_QUEEN;
+                s += w.weak_queen;
                 break;
             }
         }

@@ -6,15 +6,30 @@ use shakmaty::Color;
 use super::bb::*;
 use super::info::{EvalInfo, P, Q, R};
 use super::score::S;
+use serde::{Deserialize, Serialize};
 
-const OPEN_FILE: S = S(24, 12);
-const SEMI_OPEN_FILE: S = S(10, 4);
-const QUEEN_FILE: S = S(4, 3);
-const TRAPPED: S = S(-26, -5);
-const SEVENTH: S = S(10, 20);
+/// The Rook group's values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RookWeights {
+    pub open_file: S,
+    pub semi_open_file: S,
+    pub queen_file: S,
+    /// Doubled when the king can no longer castle.
+    pub trapped: S,
+    pub seventh: S,
+}
+
+/// Generation 1-3 values.
+pub const CLASSIC: RookWeights = RookWeights {
+    open_file: S(24, 12),
+    semi_open_file: S(10, 4),
+    queen_file: S(4, 3),
+    trapped: S(-26, -5),
+    seventh: S(10, 20),
+};
 
 /// Rook score of colour `c`.
-pub fn eval(info: &EvalInfo, c: Color) -> S {
+pub fn eval(info: &EvalInfo, c: Color, w: &RookWeights) -> S {
     let (us, them) = (ci(c), ci(!c));
     if info.pcs[us][R] == 0 {
         return S::ZERO;
@@ -29,15 +44,15 @@ pub fn eval(info: &EvalInfo, c: Color) -> S {
         let f = sq.file().to_u32();
         let file = file_bb(f);
         if file & queens != 0 {
-            s += QUEEN_FILE;
+            s += w.queen_file;
         }
         if file & info.pcs[us][P] == 0 {
-            s += if file & info.pcs[them][P] == 0 { OPEN_FILE } else { SEMI_OPEN_FILE };
+            s += if file & info.pcs[them][P] == 0 { w.open_file } else { w.semi_open_file };
         } else if p.mob <= 3 && rel_rank(c, ksq) == 0 && (kf < 4) == (f < kf) {
-            s += TRAPPED * (1 + no_castling as i32);
+            s += w.trapped * (1 + no_castling as i32);
         }
         if rel_rank(c, sq) == 6 && (rel_rank(c, info.ksq[them]) == 7 || info.pcs[them][P] & rel_rank_bb(c, 6) != 0) {
-            s += SEVENTH;
+            s += w.seventh;
         }
     }
     s

@@ -1,9 +1,10 @@
 //! Tapered scores: a middlegame and an endgame value packed together, as `S(mg, eg)`.
 
+use serde::{Deserialize, Serialize};
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A (middlegame, endgame) pair in centipawns.
-#[derive(Copy, Clone, Default, PartialEq, Eq, Debug, Hash)]
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug, Hash, Serialize, Deserialize)]
 pub struct S {
     pub mg: i32,
     pub eg: i32,

@@ -1,5 +1,6 @@
 //! `sparring tune`: fits the evaluator's per-group middlegame/endgame weights (the `EvalConfig`
-//! percentages) to reference evaluations of quiet positions, Texel style.
+//! percentages) to reference evaluations of quiet positions, Texel style. With `--values` it fits
+//! the values inside the groups instead (`texel.rs`) and writes them as JSON.
 //!
 //! The evaluation is linear in the group weights: white's score is
 //! `sum_g (w_mg[g] * d_mg[g] * phase + w_eg[g] * d_eg[g] * (24 - phase)) / 24 + tempo`, with
@@ -16,7 +17,7 @@
 //! promotion as the best move, or scored beyond ±`MAX_ABS_CP`, are left out (not quiet). Every
 //! fifth position is held out and its loss reported before and after.
 
-use super::{EvalConfig, MAX_PHASE, Term, trace};
+use super::{EvalConfig, MAX_PHASE, ParamSet, Term, Weights, texel, trace};
 use clap::Parser;
 use shakmaty::{Chess, Position};
 use std::process::ExitCode;
@@ -49,6 +50,21 @@ pub struct Args {
     /// Also leave these groups at 100 % (comma-separated names; Material always is).
     #[arg(long, value_delimiter = ',')]
     pub fixed: Vec<String>,
+    /// Fit every value inside the groups (Texel local search) instead of the group weights.
+    #[arg(long)]
+    pub values: bool,
+    /// With --values: start from these weights: `classic`, `tuned` or a JSON file.
+    #[arg(long, default_value = "classic")]
+    pub start: String,
+    /// With --values: write the fitted weights (JSON) here.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// With --values: at most this many passes over all values.
+    #[arg(long, default_value_t = 20)]
+    pub passes: usize,
+    /// With --values: stop after this many minutes (the best values so far are kept).
+    #[arg(long, default_value_t = 60.0)]
+    pub minutes: f64,
 }
 
 /// One quiet position reduced to its features.
@@ -64,6 +80,13 @@ pub struct Sample {
 /// Reads the data file into samples; returns them and the number of lines left out.
 pub fn load(text: &str) -> (Vec<Sample>, usize) {
     let cfg = EvalConfig::full();
+    let (positions, skipped) = load_positions(text);
+    (positions.into_iter().map(|p| features(&p.pos, cfg.clone(), p.target)).collect(), skipped)
+}
+
+/// Reads the data file into quiet positions with their scores; returns them and the number of
+/// lines left out.
+pub fn load_positions(text: &str) -> (Vec<texel::Position>, usize) {
     let mut out = Vec::new();
     let mut skipped = 0;
     for line in text.lines() {
@@ -81,7 +104,7 @@ pub fn load(text: &str) -> (Vec<Sample>, usize) {
             skipped += 1;
             continue;
         }
-        out.push(features(&pos, cfg.clone(), cp as f64));
+        out.push(texel::Position { pos, target: cp as f64 });
     }
     (out, skipped)
 }
@@ -188,6 +211,9 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.values {
+        return run_values(&args, &text);
+    }
     let mut fixed = vec![false; 2 * Term::COUNT];
     let material = Term::Material.index();
     fixed[2 * material] = true;
@@ -233,5 +259,60 @@ pub fn main(args: &[String]) -> ExitCode {
         let i = t.index();
         println!("{:>14}  {:>5.0}  {:>5.0}", t.name(), w[2 * i], w[2 * i + 1]);
     }
+    ExitCode::SUCCESS
+}
+
+/// `--values`: the Texel local search over every value, written as JSON.
+fn run_values(args: &Args, text: &str) -> ExitCode {
+    let start: Weights = match args.start.as_str() {
+        "classic" => ParamSet::Classic.get().w,
+        "tuned" => ParamSet::Tuned.get().w,
+        path => match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<Weights>(&t).map_err(|e| e.to_string()))
+        {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("sparring tune: --start {path}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let Some(out) = &args.out else {
+        eprintln!("sparring tune: --values needs --out FILE.json");
+        return ExitCode::from(2);
+    };
+    let (positions, skipped) = load_positions(text);
+    if positions.len() < 1000 {
+        eprintln!("sparring tune: only {} usable positions ({skipped} left out); need at least 1000", positions.len());
+        return ExitCode::from(2);
+    }
+    let train: Vec<&texel::Position> =
+        positions.iter().enumerate().filter(|(i, _)| i % 5 != 0).map(|(_, s)| s).collect();
+    let held: Vec<&texel::Position> =
+        positions.iter().enumerate().filter(|(i, _)| i % 5 == 0).map(|(_, s)| s).collect();
+    println!(
+        "{} positions ({} train, {} held out; {skipped} lines left out)",
+        positions.len(),
+        train.len(),
+        held.len()
+    );
+    let o = texel::fit(&train, &held, &start, args.passes, args.minutes, &mut |line| println!("{line}"));
+    let json = serde_json::to_string_pretty(&o.weights).expect("weights serialise");
+    if let Err(e) = std::fs::write(out, json + "\n") {
+        eprintln!("sparring tune: {}: {e}", out.display());
+        return ExitCode::from(2);
+    }
+    println!(
+        "{} passes, {} values changed; alpha {:.4}; loss x 1e4: train {:.4} -> {:.4}, held out {:.4} -> {:.4}; wrote {}",
+        o.passes,
+        o.changed,
+        o.alpha,
+        1e4 * o.train_before,
+        1e4 * o.train_after,
+        1e4 * o.held_before,
+        1e4 * o.held_after,
+        out.display()
+    );
     ExitCode::SUCCESS
 }

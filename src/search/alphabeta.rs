@@ -90,9 +90,10 @@ pub(super) fn run(
     let mut root = game.clone();
     root.reset_depth();
     let time = TimeManager::new(limits, s.move_overhead);
+    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..s.eval.clone() };
     let mut w = Worker {
         game: root,
-        eval_cfg: &s.eval,
+        eval_cfg: &eval_cfg,
         tt: &mut s.tt,
         history: &mut s.history,
         control,

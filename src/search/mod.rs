@@ -56,19 +56,28 @@ pub enum Generation {
     V2,
     /// V2 plus singular extensions (none at plies beyond twice the iteration depth).
     V3,
+    /// V3's search with the tuned evaluation values (`eval::ParamSet::Tuned`, fitted by
+    /// `sparring tune --values`); V1-V3 evaluate with the classic values.
+    V4,
 }
 
 impl Generation {
     /// The newest generation: what full-strength play and `bench` run.
     pub const LATEST: Generation = Generation::V3;
-    pub const ALL: [Generation; 3] = [Generation::V1, Generation::V2, Generation::V3];
+    pub const ALL: [Generation; 4] = [Generation::V1, Generation::V2, Generation::V3, Generation::V4];
 
     pub fn number(self) -> u32 {
         match self {
             Generation::V1 => 1,
             Generation::V2 => 2,
             Generation::V3 => 3,
+            Generation::V4 => 4,
         }
+    }
+
+    /// The evaluation values this generation searches with (whatever the configuration says).
+    pub fn eval_params(self) -> crate::eval::ParamSet {
+        if self >= Generation::V4 { crate::eval::ParamSet::Tuned } else { crate::eval::ParamSet::Classic }
     }
 
     pub fn from_number(n: u32) -> Option<Generation> {

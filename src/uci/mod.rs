@@ -393,7 +393,12 @@ impl Engine {
     }
 
     fn eval(&self) {
-        let cfg = self.strength.player().eval_config();
+        let player = self.strength.player();
+        let mut cfg = player.eval_config();
+        // The values of the search that plays: full strength always runs the newest generation.
+        let generation =
+            if player.is_full_strength() { crate::search::Generation::LATEST } else { player.generation() };
+        cfg.params = generation.eval_params();
         self.out.line(&crate::eval::trace(self.game.pos(), &cfg).to_string());
     }
 

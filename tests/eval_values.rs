@@ -1,0 +1,164 @@
+//! The evaluator's parameter vector (`eval::params`) and the value tuner (`sparring tune --values`).
+
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use shakmaty::{Chess, Position};
+use sparring::eval::params::{CLASSIC, CLASSIC_WEIGHTS, TUNED};
+use sparring::eval::texel::{self, Flat, frozen};
+use sparring::eval::tune::load_positions;
+use sparring::eval::{EvalConfig, ParamSet, Params, S, evaluate_white, trace_with};
+use sparring::search::Generation;
+use std::process::Command;
+
+/// Positions from seeded random play-outs (no data files needed).
+fn positions(n: usize) -> Vec<Chess> {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Chess::default();
+        for ply in 0..70 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(rng.next_u32() as usize) % moves.len()];
+            pos.play_unchecked(m);
+            if ply >= 10 && ply % 5 == 0 && !pos.is_check() {
+                out.push(pos.clone());
+            }
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+fn fen(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+#[test]
+fn flattening_the_weights_round_trips() {
+    let mut flat = Flat::new(&CLASSIC_WEIGHTS);
+    assert!(flat.values.len() > 700, "{} values", flat.values.len());
+    assert_eq!(flat.weights(), CLASSIC_WEIGHTS);
+    let i = flat.paths.iter().position(|p| p == "/material/value/1/mg").expect("knight mg value path");
+    assert_eq!(flat.values[i], 340);
+    flat.values[i] = 351;
+    assert_eq!(flat.weights().material.value[1], S(351, CLASSIC_WEIGHTS.material.value[1].eg));
+    assert!(frozen("/material/pawn/0/2/mg") && frozen("/material/pawn/7/0/eg") && frozen("/imbalance/ours/1/4"));
+    assert!(!frozen("/material/pawn/3/2/mg") && !frozen("/imbalance/theirs/4/1") && !frozen("/tempo"));
+}
+
+#[test]
+fn params_with_the_classic_weights_evaluate_as_the_classic_set() {
+    let cfg = EvalConfig::full();
+    let uncached = Params::new(0, CLASSIC_WEIGHTS);
+    for p in positions(300) {
+        assert_eq!(trace_with(&p, &cfg, &uncached).white_eval, evaluate_white(&p, &cfg), "{}", fen(&p));
+        assert_eq!(trace_with(&p, &cfg, &CLASSIC).white_eval, evaluate_white(&p, &cfg));
+    }
+}
+
+#[test]
+fn generations_pick_their_values() {
+    assert_eq!(Generation::V1.eval_params(), ParamSet::Classic);
+    assert_eq!(Generation::V3.eval_params(), ParamSet::Classic);
+    assert_eq!(Generation::V4.eval_params(), ParamSet::Tuned);
+    // The tuned file parses and keeps the anchors the search's margins are set on.
+    let t = &TUNED.w;
+    assert!((60..=140).contains(&t.material.value[0].mg), "pawn mg {:?}", t.material.value[0]);
+    assert!(t.material.value[4].mg > t.material.value[3].mg && t.material.value[3].mg > t.material.value[1].mg);
+}
+
+#[test]
+fn caches_keep_two_value_sets_apart() {
+    // The same pawn structure evaluated with both sets, alternately, in one thread: each set must
+    // keep its own pawn-cache entries (the tag), so the answers do not depend on the order.
+    let mut other = CLASSIC_WEIGHTS;
+    other.pawns.doubled = S(-60, -90);
+    other.king.shelter[1][2] += 40;
+    let p_other = Params::new(77, other);
+    let p_fresh = Params::new(0, other);
+    let cfg = EvalConfig::full();
+    for p in positions(200) {
+        let a = trace_with(&p, &cfg, &CLASSIC).white_eval;
+        let b = trace_with(&p, &cfg, &p_other).white_eval;
+        assert_eq!(b, trace_with(&p, &cfg, &p_fresh).white_eval, "{}", fen(&p));
+        assert_eq!(a, trace_with(&p, &cfg, &CLASSIC).white_eval);
+    }
+}
+
+#[test]
+fn the_value_tuner_moves_a_planted_value_towards_its_target() {
+    // Reference = our own evaluator with the knight worth 40 more and open-file rooks 30 more
+    // (middlegame): starting from the classic values, the search must move both towards them.
+    let mut planted = CLASSIC_WEIGHTS;
+    planted.material.value[1] += S(40, 40);
+    planted.rook.open_file += S(30, 0);
+    let target = Params::new(0, planted);
+    let cfg = EvalConfig::full();
+    let mut text = String::new();
+    for p in positions(2500) {
+        let cp = trace_with(&p, &cfg, &target).white_eval;
+        if cp.abs() < 1200 {
+            text.push_str(&format!("{}\t{cp}\n", fen(&p)));
+        }
+    }
+    let (set, skipped) = load_positions(&text);
+    assert!(set.len() > 1500, "{} usable, {skipped} skipped", set.len());
+    let train: Vec<&texel::Position> = set.iter().enumerate().filter(|(i, _)| i % 5 != 0).map(|(_, s)| s).collect();
+    let held: Vec<&texel::Position> = set.iter().enumerate().filter(|(i, _)| i % 5 == 0).map(|(_, s)| s).collect();
+    let o = texel::fit(&train, &held, &CLASSIC_WEIGHTS, 2, 10.0, &mut |_| {});
+    assert!(o.train_after < o.train_before * 0.7, "train {} -> {}", o.train_before, o.train_after);
+    assert!(o.held_after < o.held_before, "held out {} -> {}", o.held_before, o.held_after);
+    assert!((o.alpha - 1.0).abs() < 0.1, "alpha {}", o.alpha);
+    let knight = o.weights.material.value[1].mg;
+    assert!(knight >= 355, "knight mg {knight} (classic 340, planted 380)");
+    assert!(o.weights.rook.open_file.mg > 24, "open file {:?}", o.weights.rook.open_file);
+}
+
+#[test]
+fn tune_values_cli_writes_loadable_weights_and_refuses_bad_input() {
+    let dir = std::env::temp_dir().join(format!("sparring-tune-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.tsv");
+    let cfg = EvalConfig::full();
+    let text: String =
+        positions(1300).iter().map(|p| format!("{}\t{}\n", fen(p), evaluate_white(p, &cfg) + 7)).collect();
+    std::fs::write(&data, text).unwrap();
+    let out = dir.join("w.json");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sparring")).arg("tune").args(args).output().expect("run sparring tune")
+    };
+    let o = run(&[data.to_str().unwrap(), "--values", "--passes", "1", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("values changed") && stdout.contains("wrote"), "{stdout}");
+    let w: sparring::eval::Weights = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    // It can start from its own output.
+    let o = run(&[
+        data.to_str().unwrap(),
+        "--values",
+        "--passes",
+        "1",
+        "--start",
+        out.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = w;
+    // No --out; a missing start file; a broken start file.
+    let o = run(&[data.to_str().unwrap(), "--values"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--out"));
+    let o = run(&[data.to_str().unwrap(), "--values", "--start", "/nonexistent.json", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::write(dir.join("bad.json"), "{\"tempo\": 3}").unwrap();
+    let bad = dir.join("bad.json");
+    let o =
+        run(&[data.to_str().unwrap(), "--values", "--start", bad.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--start"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
