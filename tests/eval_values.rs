@@ -91,7 +91,8 @@ fn caches_keep_two_value_sets_apart() {
 #[test]
 fn the_value_tuner_moves_a_planted_value_towards_its_target() {
     // Reference = our own evaluator with the knight worth 40 more and open-file rooks 30 more
-    // (middlegame): starting from the classic values, the search must move both towards them.
+    // (middlegame): starting from the classic values with nothing anchored, the search must move
+    // both towards them.
     let mut planted = CLASSIC_WEIGHTS;
     planted.material.value[1] += S(40, 40);
     planted.rook.open_file += S(30, 0);
@@ -108,7 +109,7 @@ fn the_value_tuner_moves_a_planted_value_towards_its_target() {
     assert!(set.len() > 1500, "{} usable, {skipped} skipped", set.len());
     let train: Vec<&texel::Position> = set.iter().enumerate().filter(|(i, _)| i % 5 != 0).map(|(_, s)| s).collect();
     let held: Vec<&texel::Position> = set.iter().enumerate().filter(|(i, _)| i % 5 == 0).map(|(_, s)| s).collect();
-    let o = texel::fit(&train, &held, &CLASSIC_WEIGHTS, 2, 10.0, &mut |_| {});
+    let o = texel::fit(&train, &held, &CLASSIC_WEIGHTS, &[], 2, 10.0, &mut |_| {});
     assert!(o.train_after < o.train_before * 0.7, "train {} -> {}", o.train_before, o.train_after);
     assert!(o.held_after < o.held_before, "held out {} -> {}", o.held_before, o.held_after);
     assert!((o.alpha - 1.0).abs() < 0.1, "alpha {}", o.alpha);
@@ -161,4 +162,53 @@ fn tune_values_cli_writes_loadable_weights_and_refuses_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--start"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn anchored_values_never_move() {
+    // The same planted knight: with the piece values anchored (the default), the knight's value
+    // stays and the fit must look elsewhere; the scale is refitted.
+    let mut planted = CLASSIC_WEIGHTS;
+    planted.material.value[1] += S(40, 40);
+    let target = Params::new(0, planted);
+    let cfg = EvalConfig::full();
+    let text: String = positions(1500)
+        .iter()
+        .map(|p| (p, trace_with(p, &cfg, &target).white_eval))
+        .filter(|(_, cp)| cp.abs() < 1200)
+        .map(|(p, cp)| format!("{}\t{cp}\n", fen(p)))
+        .collect();
+    let (set, _) = load_positions(&text);
+    let all: Vec<&texel::Position> = set.iter().collect();
+    let o = texel::fit(&all[200..], &all[..200], &CLASSIC_WEIGHTS, texel::DEFAULT_ANCHORS, 1, 10.0, &mut |_| {});
+    assert_eq!(o.weights.material.value, CLASSIC_WEIGHTS.material.value);
+    assert!(o.train_after < o.train_before);
+    // A knight is worth more everywhere: the piece-square table takes it up instead.
+    let sum = |w: &sparring::eval::Weights| w.material.knight.iter().flatten().map(|s| s.mg).sum::<i32>();
+    assert!(sum(&o.weights) > sum(&CLASSIC_WEIGHTS), "{} vs {}", sum(&o.weights), sum(&CLASSIC_WEIGHTS));
+}
+
+#[test]
+fn rescaling_keeps_the_judgements_and_restores_the_scale() {
+    assert_eq!(texel::rescale(&CLASSIC_WEIGHTS, 1.0), CLASSIC_WEIGHTS);
+    let double = texel::rescale(&CLASSIC_WEIGHTS, 2.0);
+    assert_eq!(double.material.value[1], S(680, 620));
+    assert_eq!(double.tempo, 28);
+    // King danger is squared into the penalty: its weights grow by sqrt(2).
+    assert_eq!(double.king.weak_ring, (185.0 * 2f64.sqrt()).round() as i32);
+    // A halved evaluator fitted against references made by the full one comes back to ~x2.
+    let cfg = EvalConfig::full();
+    let text: String = positions(1200)
+        .iter()
+        .map(|p| (p, evaluate_white(p, &cfg)))
+        .filter(|(_, cp)| cp.abs() < 1200)
+        .map(|(p, cp)| format!("{}\t{cp}\n", fen(p)))
+        .collect();
+    let (set, _) = load_positions(&text);
+    let all: Vec<&texel::Position> = set.iter().collect();
+    let half = texel::rescale(&CLASSIC_WEIGHTS, 0.5);
+    let (back, f) = texel::keep_scale(&all, &half, 1.0);
+    assert!((1.7..2.3).contains(&f), "factor {f}");
+    let alpha = texel::fit_alpha(&all, &Params::new(0, back));
+    assert!((alpha - 1.0).abs() < 0.05, "alpha {alpha}");
 }

@@ -3,9 +3,12 @@
 //! quiet positions, by Texel's local search.
 //!
 //! Loss: mean of `(sigmoid(eval) - sigmoid(alpha * reference))^2` over the training positions,
-//! with the full evaluator (`trace_with`) at the candidate values. `alpha`, the scale that maps the
-//! reference's centipawns onto ours, is fitted once for the starting values and then held, so the
-//! centipawn scale the search's margins are set on stays put. Each pass tries every value up and
+//! with the full evaluator (`trace_with`) at the candidate values. `alpha` maps the reference's
+//! centipawns onto ours; it is refitted after every pass, and the values under the `anchors`
+//! (by default the five piece values) never move, so the centipawn scale the search's margins are
+//! set on stays put: without both, a least-squares fit to a noisy reference shrinks every value
+//! (a first run without them took the pawn to 47 cp and the seventh-rank passer to 34 cp in the
+//! endgame). Each pass tries every value up and
 //! down by its step (a sixteenth of its size, at least 1), keeps a change that lowers the training
 //! loss, and halves the step of a value that moved neither way; values that change no evaluation
 //! at all in the sample (unused table corners) are dropped after the first pass. Every fifth
@@ -76,6 +79,9 @@ impl Flat {
         serde_json::from_value(self.template.clone()).expect("flat values rebuild the weights")
     }
 }
+
+/// The default anchors: the piece values.
+pub const DEFAULT_ANCHORS: &[&str] = &["/material/value"];
 
 /// Values never worth trying: pawn squares on the first and last rank, and the unused upper
 /// triangle of the imbalance tables.
@@ -153,27 +159,29 @@ pub fn fit(
     train: &[&Position],
     held: &[&Position],
     start: &Weights,
+    anchors: &[&str],
     max_passes: usize,
     minutes: f64,
     log: &mut dyn FnMut(&str),
 ) -> Outcome {
     let began = Instant::now();
     let mut flat = Flat::new(start);
+    let fixed = |p: &str| frozen(p) || anchors.iter().any(|a| !a.is_empty() && p.starts_with(a));
     let params = |flat: &mut Flat| Params::new(0, flat.weights());
     let p0 = params(&mut flat);
-    let alpha = fit_alpha(train, &p0);
+    let mut alpha = fit_alpha(train, &p0);
     let train_before = loss(train, &p0, alpha);
     let held_before = loss(held, &p0, alpha);
     log(&format!(
         "{} values ({} tried), alpha = {alpha:.4}, loss x 1e4: train {:.4}, held out {:.4}",
         flat.values.len(),
-        flat.paths.iter().filter(|p| !frozen(p)).count(),
+        flat.paths.iter().filter(|p| !fixed(p)).count(),
         1e4 * train_before,
         1e4 * held_before
     ));
-    let mut active: Vec<bool> = flat.paths.iter().map(|p| !frozen(p)).collect();
+    let mut active: Vec<bool> = flat.paths.iter().map(|p| !fixed(p)).collect();
     let mut step: Vec<i64> = flat.values.iter().map(|v| (v.abs() / 16).max(1)).collect();
-    let mut best = (held_before, flat.values.clone(), 0usize);
+    let mut best = (held_before, flat.values.clone(), alpha);
     let mut current = train_before;
     let mut passes = 0;
     'outer: for pass in 1..=max_passes {
@@ -212,15 +220,18 @@ pub fn fit(
             }
         }
         passes = pass;
-        let h = loss(held, &params(&mut flat), alpha);
+        let p = params(&mut flat);
+        alpha = fit_alpha(train, &p);
+        current = loss(train, &p, alpha);
+        let h = loss(held, &p, alpha);
         log(&format!(
-            "pass {pass}: {moved} values moved, loss x 1e4: train {:.4}, held out {:.4} ({:.0} s)",
+            "pass {pass}: {moved} values moved, alpha {alpha:.4}, loss x 1e4: train {:.4}, held out {:.4} ({:.0} s)",
             1e4 * current,
             1e4 * h,
             began.elapsed().as_secs_f64()
         ));
         if h < best.0 {
-            best = (h, flat.values.clone(), pass);
+            best = (h, flat.values.clone(), alpha);
         } else {
             log("held-out loss rose: stopping");
             break;
@@ -231,6 +242,7 @@ pub fn fit(
     }
     let changed = best.1.iter().zip(&Flat::new(start).values).filter(|(a, b)| a != b).count();
     flat.values = best.1;
+    let alpha = best.2;
     let weights = flat.weights();
     let pf = Params::new(0, weights);
     Outcome {
@@ -243,4 +255,47 @@ pub fn fit(
         passes,
         changed,
     }
+}
+
+/// Paths of the king-danger weights: the danger is squared into the middlegame penalty, so a
+/// rescale by `f` scales them by `sqrt(f)`.
+fn quadratic(path: &str) -> bool {
+    const DANGER: [&str; 11] = [
+        "safe_check",
+        "attacker_weight",
+        "weak_ring",
+        "unsafe_check",
+        "pinned",
+        "adjacent_attack",
+        "mobility",
+        "no_queen",
+        "knight_defender",
+        "shelter_per8",
+        "offset",
+    ];
+    let mut parts = path.split('/').skip(1);
+    parts.next() == Some("king") && parts.next().is_some_and(|p| DANGER.contains(&p))
+}
+
+/// `w` with every value multiplied by `f` (king-danger weights by `sqrt(f)`), rounded: the same
+/// judgements on a centipawn scale `f` times larger.
+pub fn rescale(w: &Weights, f: f64) -> Weights {
+    let mut flat = Flat::new(w);
+    for (p, v) in flat.paths.iter().zip(flat.values.iter_mut()) {
+        let k = if quadratic(p) { f.sqrt() } else { f };
+        *v = (*v as f64 * k).round() as i64;
+    }
+    flat.weights()
+}
+
+/// Rescales `w` so that its fitted reference scale equals `alpha_target` (the scale of the values
+/// the search's margins were set on); returns the weights and the factor used.
+pub fn keep_scale(set: &[&Position], w: &Weights, alpha_target: f64) -> (Weights, f64) {
+    // The fitted scale is not exactly proportional (the sigmoid saturates): a few fixed-point steps.
+    let mut f = 1.0;
+    for _ in 0..4 {
+        let alpha = fit_alpha(set, &Params::new(0, rescale(w, f)));
+        f *= alpha_target / alpha;
+    }
+    (rescale(w, f), f)
 }

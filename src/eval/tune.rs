@@ -59,6 +59,14 @@ pub struct Args {
     /// With --values: write the fitted weights (JSON) here.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// With --values: values that never move, as JSON-pointer prefixes (default: the piece
+    /// values, which anchor the centipawn scale; give `--anchor ''` for none).
+    #[arg(long = "anchor", value_delimiter = ',')]
+    pub anchors: Vec<String>,
+    /// With --values: afterwards multiply every value by one factor so that the evaluator keeps
+    /// the classic values' scale against the reference (a fit to a noisy reference shrinks it).
+    #[arg(long)]
+    pub keep_scale: bool,
     /// With --values: at most this many passes over all values.
     #[arg(long, default_value_t = 20)]
     pub passes: usize,
@@ -297,8 +305,25 @@ fn run_values(args: &Args, text: &str) -> ExitCode {
         train.len(),
         held.len()
     );
-    let o = texel::fit(&train, &held, &start, args.passes, args.minutes, &mut |line| println!("{line}"));
-    let json = serde_json::to_string_pretty(&o.weights).expect("weights serialise");
+    let anchors: Vec<&str> = if args.anchors.is_empty() {
+        texel::DEFAULT_ANCHORS.to_vec()
+    } else {
+        args.anchors.iter().map(String::as_str).collect()
+    };
+    println!(
+        "anchored (never moved): {}",
+        if anchors.iter().all(|a| a.is_empty()) { "nothing".to_string() } else { anchors.join(", ") }
+    );
+    let o = texel::fit(&train, &held, &start, &anchors, args.passes, args.minutes, &mut |line| println!("{line}"));
+    let mut weights = o.weights;
+    if args.keep_scale {
+        let classic = texel::fit_alpha(&train, ParamSet::Classic.get());
+        let (w, f) = texel::keep_scale(&train, &weights, classic);
+        let after = texel::fit_alpha(&train, &crate::eval::Params::new(0, w));
+        println!("keep scale: x {f:.4} (classic alpha {classic:.4}; fitted alpha now {after:.4})");
+        weights = w;
+    }
+    let json = serde_json::to_string_pretty(&weights).expect("weights serialise");
     if let Err(e) = std::fs::write(out, json + "\n") {
         eprintln!("sparring tune: {}: {e}", out.display());
         return ExitCode::from(2);
