@@ -4,11 +4,13 @@
 //!
 //! Loss: mean of `(sigmoid(eval) - sigmoid(alpha * reference))^2` over the training positions,
 //! with the full evaluator (`trace_with`) at the candidate values. `alpha` maps the reference's
-//! centipawns onto ours; it is refitted after every pass, and the values under the `anchors`
-//! (by default the five piece values) never move, so the centipawn scale the search's margins are
-//! set on stays put: without both, a least-squares fit to a noisy reference shrinks every value
-//! (a first run without them took the pawn to 47 cp and the seventh-rank passer to 34 cp in the
-//! endgame). Each pass tries every value up and
+//! centipawns onto ours; it is fitted once, to the starting values (or given), and then held:
+//! refitting it as the values move opens a degenerate direction (values and alpha shrinking
+//! together lower the loss without fitting anything better; a run that refitted it every pass took
+//! alpha from 0.70 to 0.43 in 18 passes). Values under the `anchors` never move. Even with alpha
+//! held, a least-squares fit to a noisy reference shrinks the values (attenuation: the fit of
+//! generation 4 took the pawn to 47/81 cp); `keep_scale` can scale them back, but in games the
+//! shrunken values played better (see `bench/tune/README.md`). Each pass tries every value up and
 //! down by its step (a sixteenth of its size, at least 1), keeps a change that lowers the training
 //! loss, and halves the step of a value that moved neither way; values that change no evaluation
 //! at all in the sample (unused table corners) are dropped after the first pass. Every fifth
@@ -80,8 +82,8 @@ impl Flat {
     }
 }
 
-/// The default anchors: the piece values.
-pub const DEFAULT_ANCHORS: &[&str] = &["/material/value"];
+/// Anchors that keep the material scale: the piece values.
+pub const PIECE_VALUES: &[&str] = &["/material/value"];
 
 /// Values never worth trying: pawn squares on the first and last rank, and the unused upper
 /// triangle of the imbalance tables.
@@ -154,22 +156,32 @@ pub struct Outcome {
     pub changed: usize,
 }
 
+/// How the local search runs.
+pub struct FitOptions<'a> {
+    /// JSON-pointer prefixes of values that never move.
+    pub anchors: &'a [&'a str],
+    /// The reference scale to hold; `None`: fitted to the starting values.
+    pub alpha: Option<f64>,
+    pub max_passes: usize,
+    /// Wall-clock budget; the best values so far are kept when it runs out.
+    pub minutes: f64,
+}
+
 /// Texel local search from `start`; `log` receives one line per pass.
 pub fn fit(
     train: &[&Position],
     held: &[&Position],
     start: &Weights,
-    anchors: &[&str],
-    max_passes: usize,
-    minutes: f64,
+    opts: &FitOptions,
     log: &mut dyn FnMut(&str),
 ) -> Outcome {
+    let FitOptions { anchors, alpha, max_passes, minutes } = *opts;
     let began = Instant::now();
     let mut flat = Flat::new(start);
     let fixed = |p: &str| frozen(p) || anchors.iter().any(|a| !a.is_empty() && p.starts_with(a));
     let params = |flat: &mut Flat| Params::new(0, flat.weights());
     let p0 = params(&mut flat);
-    let mut alpha = fit_alpha(train, &p0);
+    let alpha = alpha.unwrap_or_else(|| fit_alpha(train, &p0));
     let train_before = loss(train, &p0, alpha);
     let held_before = loss(held, &p0, alpha);
     log(&format!(
@@ -181,7 +193,7 @@ pub fn fit(
     ));
     let mut active: Vec<bool> = flat.paths.iter().map(|p| !fixed(p)).collect();
     let mut step: Vec<i64> = flat.values.iter().map(|v| (v.abs() / 16).max(1)).collect();
-    let mut best = (held_before, flat.values.clone(), alpha);
+    let mut best = (held_before, flat.values.clone());
     let mut current = train_before;
     let mut passes = 0;
     'outer: for pass in 1..=max_passes {
@@ -220,18 +232,15 @@ pub fn fit(
             }
         }
         passes = pass;
-        let p = params(&mut flat);
-        alpha = fit_alpha(train, &p);
-        current = loss(train, &p, alpha);
-        let h = loss(held, &p, alpha);
+        let h = loss(held, &params(&mut flat), alpha);
         log(&format!(
-            "pass {pass}: {moved} values moved, alpha {alpha:.4}, loss x 1e4: train {:.4}, held out {:.4} ({:.0} s)",
+            "pass {pass}: {moved} values moved, loss x 1e4: train {:.4}, held out {:.4} ({:.0} s)",
             1e4 * current,
             1e4 * h,
             began.elapsed().as_secs_f64()
         ));
         if h < best.0 {
-            best = (h, flat.values.clone(), alpha);
+            best = (h, flat.values.clone());
         } else {
             log("held-out loss rose: stopping");
             break;
@@ -242,7 +251,6 @@ pub fn fit(
     }
     let changed = best.1.iter().zip(&Flat::new(start).values).filter(|(a, b)| a != b).count();
     flat.values = best.1;
-    let alpha = best.2;
     let weights = flat.weights();
     let pf = Params::new(0, weights);
     Outcome {

@@ -59,10 +59,13 @@ pub struct Args {
     /// With --values: write the fitted weights (JSON) here.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// With --values: values that never move, as JSON-pointer prefixes (default: the piece
-    /// values, which anchor the centipawn scale; give `--anchor ''` for none).
+    /// With --values: values that never move, as JSON-pointer prefixes (e.g.
+    /// `/material/value,/king`; default none).
     #[arg(long = "anchor", value_delimiter = ',')]
     pub anchors: Vec<String>,
+    /// With --values: the reference scale to hold (default: fitted to the starting values).
+    #[arg(long)]
+    pub alpha: Option<f64>,
     /// With --values: afterwards multiply every value by one factor so that the evaluator keeps
     /// the classic values' scale against the reference (a fit to a noisy reference shrinks it).
     #[arg(long)]
@@ -305,16 +308,11 @@ fn run_values(args: &Args, text: &str) -> ExitCode {
         train.len(),
         held.len()
     );
-    let anchors: Vec<&str> = if args.anchors.is_empty() {
-        texel::DEFAULT_ANCHORS.to_vec()
-    } else {
-        args.anchors.iter().map(String::as_str).collect()
-    };
-    println!(
-        "anchored (never moved): {}",
-        if anchors.iter().all(|a| a.is_empty()) { "nothing".to_string() } else { anchors.join(", ") }
-    );
-    let o = texel::fit(&train, &held, &start, &anchors, args.passes, args.minutes, &mut |line| println!("{line}"));
+    let anchors: Vec<&str> = args.anchors.iter().map(String::as_str).filter(|a| !a.is_empty()).collect();
+    println!("anchored (never moved): {}", if anchors.is_empty() { "nothing".to_string() } else { anchors.join(", ") });
+    let opts =
+        texel::FitOptions { anchors: &anchors, alpha: args.alpha, max_passes: args.passes, minutes: args.minutes };
+    let o = texel::fit(&train, &held, &start, &opts, &mut |line| println!("{line}"));
     let mut weights = o.weights;
     if args.keep_scale {
         let classic = texel::fit_alpha(&train, ParamSet::Classic.get());

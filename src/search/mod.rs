@@ -63,7 +63,7 @@ pub enum Generation {
 
 impl Generation {
     /// The newest generation: what full-strength play and `bench` run.
-    pub const LATEST: Generation = Generation::V3;
+    pub const LATEST: Generation = Generation::V4;
     pub const ALL: [Generation; 4] = [Generation::V1, Generation::V2, Generation::V3, Generation::V4];
 
     pub fn number(self) -> u32 {
