@@ -1,32 +1,14 @@
 //! The group-weight tuner (`sparring tune`) and the tuned configuration of search generation 4.
 
-use rand_chacha::ChaCha20Rng;
-use rand_chacha::rand_core::{Rng, SeedableRng};
-use shakmaty::{Chess, Position};
+mod eval_util;
+
+use shakmaty::Chess;
 use sparring::eval::tune::{Sample, fit, fit_alpha, load, loss};
 use sparring::eval::{EvalConfig, Term, evaluate_white};
 use std::process::Command;
 
-/// Quiet-ish positions from seeded random play-outs (no data files needed).
 fn positions(n: usize) -> Vec<Chess> {
-    let mut rng = ChaCha20Rng::seed_from_u64(2026);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut pos = Chess::default();
-        for ply in 0..80 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[(rng.next_u32() as usize) % moves.len()];
-            pos.play_unchecked(m);
-            if ply >= 12 && ply % 6 == 0 && !pos.is_check() {
-                out.push(pos.clone());
-            }
-        }
-    }
-    out.truncate(n);
-    out
+    eval_util::random_positions(2026, n, 80, 12, 6)
 }
 
 fn data_line(pos: &Chess, cp: i32) -> String {

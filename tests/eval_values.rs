@@ -1,8 +1,8 @@
 //! The evaluator's parameter vector (`eval::params`) and the value tuner (`sparring tune --values`).
 
-use rand_chacha::ChaCha20Rng;
-use rand_chacha::rand_core::{Rng, SeedableRng};
-use shakmaty::{Chess, Position};
+mod eval_util;
+
+use shakmaty::Chess;
 use sparring::eval::params::{CLASSIC, CLASSIC_WEIGHTS, TUNED};
 use sparring::eval::texel::{self, Flat, frozen};
 use sparring::eval::tune::load_positions;
@@ -10,26 +10,8 @@ use sparring::eval::{EvalConfig, ParamSet, Params, S, evaluate_white, trace_with
 use sparring::search::Generation;
 use std::process::Command;
 
-/// Positions from seeded random play-outs (no data files needed).
 fn positions(n: usize) -> Vec<Chess> {
-    let mut rng = ChaCha20Rng::seed_from_u64(7);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut pos = Chess::default();
-        for ply in 0..70 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[(rng.next_u32() as usize) % moves.len()];
-            pos.play_unchecked(m);
-            if ply >= 10 && ply % 5 == 0 && !pos.is_check() {
-                out.push(pos.clone());
-            }
-        }
-    }
-    out.truncate(n);
-    out
+    eval_util::random_positions(7, n, 70, 10, 5)
 }
 
 fn fen(pos: &Chess) -> String {

@@ -130,18 +130,7 @@ pub fn loss(set: &[&Position], params: &Params, alpha: f64) -> f64 {
 
 /// The reference scale that best fits `params` (golden-section search on [0.2, 3]).
 pub fn fit_alpha(set: &[&Position], params: &Params) -> f64 {
-    let (mut a, mut b) = (0.2f64, 3.0f64);
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let c = b - r * (b - a);
-        let d = a + r * (b - a);
-        if loss(set, params, c) < loss(set, params, d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
+    super::tune::golden_section(0.2, 3.0, 40, |alpha| loss(set, params, alpha))
 }
 
 /// What the search did.

@@ -161,12 +161,17 @@ pub fn loss(set: &[&Sample], w: &[f64], alpha: f64) -> f64 {
 
 /// The reference scale that best fits the evaluator at `w` (golden-section search on [0.2, 3]).
 pub fn fit_alpha(set: &[&Sample], w: &[f64]) -> f64 {
-    let (mut a, mut b) = (0.2f64, 3.0f64);
+    golden_section(0.2, 3.0, 60, |alpha| loss(set, w, alpha))
+}
+
+/// The minimiser of a unimodal `f` on [lo, hi] by golden-section search (`iterations` steps).
+pub fn golden_section(lo: f64, hi: f64, iterations: usize, f: impl Fn(f64) -> f64) -> f64 {
+    let (mut a, mut b) = (lo, hi);
     let r = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
+    for _ in 0..iterations {
         let c = b - r * (b - a);
         let d = a + r * (b - a);
-        if loss(set, w, c) < loss(set, w, d) {
+        if f(c) < f(d) {
             b = d;
         } else {
             a = c;

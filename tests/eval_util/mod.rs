@@ -61,3 +61,29 @@ pub fn all_positions() -> Vec<Chess> {
     }
     v
 }
+
+/// Positions out of check from seeded random play-outs (no data files needed): from each game of
+/// at most `plies` random moves, every `every`-th position from ply `first` on.
+pub fn random_positions(seed: u64, n: usize, plies: usize, first: usize, every: usize) -> Vec<Chess> {
+    use rand_chacha::ChaCha20Rng;
+    use rand_chacha::rand_core::{Rng, SeedableRng};
+    use shakmaty::Position;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Chess::default();
+        for ply in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(rng.next_u32() as usize) % moves.len()];
+            pos.play_unchecked(m);
+            if ply >= first && ply % every == 0 && !pos.is_check() {
+                out.push(pos.clone());
+            }
+        }
+    }
+    out.truncate(n);
+    out
+}
