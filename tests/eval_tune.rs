@@ -1,4 +1,4 @@
-//! The group-weight tuner (`sparring tune`) and the tuned configuration of search generation 4.
+//! The group-weight tuner (`sparring tune` without `--values`).
 
 mod eval_util;
 
