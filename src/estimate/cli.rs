@@ -59,7 +59,7 @@ pub struct OracleArgs {
     name = "sparring strength",
     about = "Estimate playing strength (Elo) from move quality: Regan-Haworth scaled error of each \
              eligible ply against an oracle engine",
-    after_help = "Refit the calibration: sparring strength refit --help"
+    after_help = "Refit the calibration: sparring strength refit --help\nDifficulty-aware rating from all-move oracle files: sparring strength ipr --help"
 )]
 pub struct AnalyseCli {
     /// PGN file to analyse.
@@ -117,7 +117,9 @@ pub struct RefitCli {
 /// Entry point of `sparring strength ...`.
 pub fn run(args: &[String]) -> ExitCode {
     let refit = args.first().map(String::as_str) == Some("refit");
-    let result = if refit {
+    let result = if args.first().map(String::as_str) == Some("ipr") {
+        super::ipr_cli::run(&args[1..])
+    } else if refit {
         let argv = std::iter::once("sparring strength refit".to_string()).chain(args[1..].iter().cloned());
         match RefitCli::try_parse_from(argv) {
             Ok(c) => run_refit(c),

@@ -11,10 +11,14 @@
 //! - [`analyse`]: per-ply values, loss, eligibility; parallel workers and the result cache.
 //! - [`model`]: scaled error, per-side statistics, Elo and its standard error, rolling aggregate.
 //! - [`refit`]: weighted least-squares refit and the held-out evaluation.
+//! - [`ipr`], [`ipr_cli`]: the position-difficulty-aware rating (Regan-Haworth move-choice model) on
+//!   all-move oracle files, `sparring strength ipr calibrate|rate`.
 //! - [`report`], [`cli`]: output and command line.
 
 pub mod analyse;
 pub mod cli;
+pub mod ipr;
+pub mod ipr_cli;
 pub mod model;
 pub mod oracle;
 pub mod pgn;

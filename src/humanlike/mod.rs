@@ -59,6 +59,10 @@ enum Cmd {
         max_per_game: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Rate a named player, NAME=ELO (repeatable; overrides the PGN's Elo tags), e.g. to sample an
+        /// engine's own games: --player elo1700=1700. With any --player, only the listed players are sampled.
+        #[arg(long = "player", value_name = "NAME=ELO")]
+        players: Vec<String>,
     },
     /// Score every legal move of each position with a full-strength oracle (cached, resumable).
     Oracle {
@@ -210,7 +214,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             fit::run(&oracle, per_band, version, &ladder_out, &csv_out, jobs)?;
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Sample { pgn, out, per_band, band_counts, bands, min_ply, max_per_game, seed } => {
+        Cmd::Sample { pgn, out, per_band, band_counts, bands, min_ply, max_per_game, seed, players } => {
             let mut counts = std::collections::BTreeMap::new();
             for bc in &band_counts {
                 let parsed =
@@ -226,7 +230,19 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 max_per_game,
                 seed,
             };
-            let games = sample::read_games(&pgn)?;
+            let mut named = std::collections::BTreeMap::new();
+            for p in &players {
+                let (name, elo) = sample::parse_player_rating(p)?;
+                named.insert(name, elo);
+            }
+            let mut games = sample::read_games(&pgn)?;
+            if !named.is_empty() {
+                for g in &mut games {
+                    g.white_elo = None;
+                    g.black_elo = None;
+                    g.assign_ratings(&named);
+                }
+            }
             let bad = games.iter().filter(|g| g.error.is_some()).count();
             eprintln!("{} games read from {} ({bad} cut short by a bad move)", games.len(), pgn.display());
             let chosen = sample::choose(&games, &cfg);

@@ -20,6 +20,8 @@ use std::path::Path;
 pub struct GameRecord {
     pub white_elo: Option<u32>,
     pub black_elo: Option<u32>,
+    pub white: String,
+    pub black: String,
     pub moves: Vec<Move>,
     /// Number of legal moves before each move in `moves`.
     pub legal_counts: Vec<u16>,
@@ -32,6 +34,17 @@ impl GameRecord {
         match color {
             Color::White => self.white_elo,
             Color::Black => self.black_elo,
+        }
+    }
+
+    /// Gives the named players (exact name) the listed ratings, overriding the PGN's Elo tags: engine
+    /// games name their players (`elo1700`) but carry no ratings.
+    pub fn assign_ratings(&mut self, players: &BTreeMap<String, u32>) {
+        if let Some(&r) = players.get(&self.white) {
+            self.white_elo = Some(r);
+        }
+        if let Some(&r) = players.get(&self.black) {
+            self.black_elo = Some(r);
         }
     }
 }
@@ -57,6 +70,8 @@ impl Visitor for Collector {
         match name {
             b"WhiteElo" => tags.white_elo = parse(),
             b"BlackElo" => tags.black_elo = parse(),
+            b"White" => tags.white = value.decode_utf8_lossy().trim().to_string(),
+            b"Black" => tags.black = value.decode_utf8_lossy().trim().to_string(),
             _ => {}
         }
         ControlFlow::Continue(())
@@ -85,6 +100,16 @@ impl Visitor for Collector {
     fn end_game(&mut self, mt: Movetext) -> GameRecord {
         mt.rec
     }
+}
+
+/// Parses `NAME=ELO`.
+pub fn parse_player_rating(text: &str) -> Result<(String, u32), String> {
+    let (name, elo) = text.rsplit_once('=').ok_or_else(|| format!("--player '{text}': expected NAME=ELO"))?;
+    let elo: u32 = elo.trim().parse().map_err(|_| format!("--player '{text}': '{elo}' is not a rating"))?;
+    if name.trim().is_empty() {
+        return Err(format!("--player '{text}': empty name"));
+    }
+    Ok((name.trim().to_string(), elo))
 }
 
 /// Reads every game of a PGN file.

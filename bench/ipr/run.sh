@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Intrinsic performance rating (sparring strength ipr): calibration on rated humans, its held-out
+# check, and issue 6's cross-check (a) -- the Elo of each ladder point from its own self-play games.
+#
+#   bench/ipr/run.sh            # everything (about 15 minutes on 2 quiet cores; the oracle cache makes reruns cheap)
+#
+# Inputs (committed): bench/humanlike/oracle.jsonl (human positions, every move scored at depth 8),
+# bench/results/selfplay/ladder-*.pgn (each ladder point against the point 200 below, 100 games),
+# bench/humanlike/moves/ladder-v6-bands.jsonl (the ladder's own answers on its band's positions).
+# Outputs: calibration/ipr-model.json, bench/humanlike/selfplay/*.jsonl, bench/results/ipr/*.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cargo build --release --locked
+BIN=target/release/sparring
+H=bench/humanlike
+S=$H/selfplay
+R=bench/results/ipr
+JOBS=${JOBS:-2}
+mkdir -p "$S" "$R"
+
+# 1. Calibration on every human game, and a copy fitted on even games only for the held-out check.
+$BIN strength ipr calibrate --oracle $H/oracle.jsonl --out calibration/ipr-model.json | tee $R/calibration.txt
+$BIN strength ipr calibrate --oracle $H/oracle.jsonl --every 2 --offset 0 --out $R/model-even-games.json \
+    > $R/calibration-even-games.txt
+$BIN strength ipr rate $H/oracle.jsonl --model $R/model-even-games.json --group band --every 2 --offset 1 \
+    --csv $R/humans-heldout.csv | tee $R/humans-heldout.txt
+
+# The humans themselves, per band, on the model fitted to all of them (in-sample: the reference
+# point for the ladder's rows below, which are rated on the same positions).
+$BIN strength ipr rate $H/oracle.jsonl --group band --csv $R/humans.csv | tee $R/humans.txt
+
+# 2. The ladder's answers on its own band's human positions (as fitted).
+$BIN strength ipr rate $H/oracle.jsonl --moves $H/moves/ladder-v6-bands.jsonl --group rating \
+    --csv $R/ladder-human-positions.csv | tee $R/ladder-human-positions.txt
+
+# 3. Self-play positions: 400 per point per game file (after move 8), every move scored by the same oracle.
+for f in bench/results/selfplay/ladder-*-vs-*.pgn; do
+    n=$(basename "$f" .pgn)
+    hi=$(echo "$n" | sed -E 's/ladder-([0-9]+)-vs-([0-9]+)/\1/')
+    lo=$(echo "$n" | sed -E 's/ladder-([0-9]+)-vs-([0-9]+)/\2/')
+    [ -s "$S/$n.positions.jsonl" ] || $BIN humanlike sample --pgn "$f" --out "$S/$n.positions.jsonl" \
+        --per-band 400 --bands 800-2600 --player "elo$hi=$hi" --player "elo$lo=$lo" --seed 1
+    $BIN humanlike oracle --positions "$S/$n.positions.jsonl" --out "$S/$n.oracle.jsonl" --depth 8 --jobs "$JOBS"
+done
+$BIN strength ipr rate $S/ladder-*.oracle.jsonl --group rating --csv $R/ladder-selfplay.csv | tee $R/ladder-selfplay.txt
+
+# 4. Stockfish 15.1's UCI_Elo settings on the same human positions (answers cached by bench/humanlike/run.sh).
+for elo in 1350 1500 1700 1900 2100 2300; do
+    $BIN strength ipr rate $H/oracle.jsonl --moves "$H/moves/stockfish-$elo.jsonl" --elo "$elo" --group rating \
+        --csv "$R/stockfish-$elo.csv"
+done | tee $R/stockfish.txt

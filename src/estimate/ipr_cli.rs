@@ -1,0 +1,372 @@
+//! `sparring strength ipr calibrate|rate`: the intrinsic performance rating (`ipr.rs`) on
+//! all-move oracle files written by `sparring humanlike oracle`.
+
+use super::ipr::{self, C_RANGE, Decision, IprModel};
+use crate::humanlike::types::{OraclePosition, load_oracle};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The shipped calibration.
+pub const DEFAULT_MODEL: &str = "calibration/ipr-model.json";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sparring strength ipr",
+    about = "Intrinsic performance rating: Regan-Haworth move-choice model (s, c) fitted by maximum \
+             likelihood on positions where every legal move was scored (sparring humanlike oracle), \
+             projected on a fixed reference set and mapped to Elo by rated human bands"
+)]
+pub struct IprCli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Fit (s, c) per rating band of a human oracle file and the line from projected ASE to Elo.
+    Calibrate {
+        /// Oracle file of rated human positions (bench/humanlike/oracle.jsonl).
+        #[arg(long)]
+        oracle: PathBuf,
+        /// Reference positions for the projection [default: the calibration file, all games].
+        #[arg(long)]
+        reference: Option<PathBuf>,
+        /// Use only games with game % EVERY == OFFSET (hold the rest out).
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// Hold the consistency c at this value for every player (fit s only).
+        #[arg(long)]
+        consistency: Option<f64>,
+        /// Difficulty strata by the number of moves within 50 cp of the best, each calibrated on
+        /// its own (`all` = one stratum).
+        #[arg(long, default_value = "1,2,3-4,5-")]
+        strata: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Rate groups of decisions in one or more oracle files.
+    Rate {
+        /// Oracle files (the `human` field of each position is the move that was played).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, default_value = DEFAULT_MODEL)]
+        model: PathBuf,
+        /// Reference positions [default: the path recorded in the model].
+        #[arg(long)]
+        reference: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "rating")]
+        group: Group,
+        /// Use only games with game % EVERY == OFFSET.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// Bootstrap resamples (whole games) for the 95 % interval.
+        #[arg(long, default_value_t = 200)]
+        bootstrap: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also write the table as CSV here.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Rate an engine's answers instead of the recorded moves: a JSON-lines file of
+        /// {fen, game, elo, mv} (`sparring humanlike check --moves-out`, `measure --cache`); each
+        /// position with an answer becomes a decision of that `elo`, the others are left out.
+        #[arg(long)]
+        moves: Option<PathBuf>,
+        /// With --moves: the rating of answers that carry no `elo` (e.g. a Stockfish UCI_Elo setting).
+        #[arg(long, requires = "moves")]
+        elo: Option<u32>,
+    },
+}
+
+/// One engine answer from a moves file.
+#[derive(serde::Deserialize)]
+struct Answer {
+    fen: String,
+    #[serde(default)]
+    game: Option<usize>,
+    #[serde(default)]
+    elo: Option<u32>,
+    mv: String,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Group {
+    /// The mover's recorded rating (an engine point's set Elo).
+    Rating,
+    /// The mover's 200-point band.
+    Band,
+    /// Each input file.
+    File,
+    /// Everything together.
+    All,
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let argv = std::iter::once("sparring strength ipr".to_string()).chain(args.iter().cloned());
+    let cli = match IprCli::try_parse_from(argv) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            if e.use_stderr() {
+                return Err("bad arguments".into());
+            }
+            return Ok(());
+        }
+    };
+    match cli.cmd {
+        Cmd::Calibrate { oracle, reference, every, offset, consistency, strata, out } => {
+            calibrate(&oracle, reference.as_deref(), every, offset, consistency, &strata, &out)
+        }
+        Cmd::Rate { files, model, reference, group, every, offset, bootstrap, seed, csv, moves, elo } => {
+            let opts = RateOptions { group, every, offset, bootstrap, seed, moves, elo };
+            rate(&files, &model, reference.as_deref(), &opts, csv.as_deref())
+        }
+    }
+}
+
+struct RateOptions {
+    group: Group,
+    every: usize,
+    offset: usize,
+    bootstrap: usize,
+    seed: u64,
+    moves: Option<PathBuf>,
+    elo: Option<u32>,
+}
+
+/// A position of a moves file: FEN and, when recorded, the game index.
+type AnswerKey = (String, Option<usize>);
+
+/// Replaces each position's played move (and rating) by the engine's answer; positions without
+/// an answer are dropped. One position may be answered by several settings (several `elo`s): it
+/// is then repeated once per answer.
+fn apply_answers(
+    positions: Vec<OraclePosition>,
+    path: &Path,
+    default_elo: Option<u32>,
+) -> Result<Vec<OraclePosition>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut answers: BTreeMap<AnswerKey, Vec<(Option<u32>, String)>> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let a: Answer = serde_json::from_str(line).map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+        answers.entry((a.fen, a.game)).or_default().push((a.elo, a.mv));
+    }
+    let mut out = Vec::new();
+    for p in positions {
+        let hit =
+            answers.get(&(p.pos.fen.clone(), Some(p.pos.game))).or_else(|| answers.get(&(p.pos.fen.clone(), None)));
+        for (elo, mv) in hit.into_iter().flatten() {
+            let mut q = p.clone();
+            q.pos.human = mv.clone();
+            if let Some(e) = elo.or(default_elo) {
+                q.pos.rating = e;
+            }
+            out.push(q);
+        }
+    }
+    Ok(out)
+}
+
+/// Eligible decisions of an oracle file, tagged with the file's number; games filtered by
+/// `game % every == offset`. Also returns the oracle label and depth of the file.
+fn decisions_of(path: &Path, source: u32, every: usize, offset: usize) -> Result<(Vec<Decision>, String, i32), String> {
+    decisions_with(path, source, every, offset, None, None)
+}
+
+fn decisions_with(
+    path: &Path,
+    source: u32,
+    every: usize,
+    offset: usize,
+    moves: Option<&Path>,
+    default_elo: Option<u32>,
+) -> Result<(Vec<Decision>, String, i32), String> {
+    if every == 0 || offset >= every {
+        return Err(format!("--every {every} --offset {offset}: need EVERY >= 1 and OFFSET < EVERY"));
+    }
+    let mut positions: Vec<OraclePosition> = load_oracle(path)?;
+    if let Some(m) = moves {
+        positions = apply_answers(positions, m, default_elo)?;
+    }
+    // Files are in completion order; sort so that every run sees the same decisions in the same order.
+    positions.sort_by(|a, b| {
+        (a.pos.band, a.pos.game, a.pos.ply, &a.pos.fen).cmp(&(b.pos.band, b.pos.game, b.pos.ply, &b.pos.fen))
+    });
+    let label = positions.first().map(|p| (p.oracle.clone(), p.depth)).unwrap_or_else(|| ("?".into(), 0));
+    for p in &positions {
+        if (p.oracle.as_str(), p.depth) != (label.0.as_str(), label.1) {
+            return Err(format!(
+                "{}: mixes oracles ({} depth {} and {} depth {})",
+                path.display(),
+                label.0,
+                label.1,
+                p.oracle,
+                p.depth
+            ));
+        }
+    }
+    let ds = positions
+        .iter()
+        .filter(|p| p.pos.game % every == offset)
+        .filter_map(|p| Decision::from_position(p, source))
+        .collect();
+    Ok((ds, label.0, label.1))
+}
+
+fn calibrate(
+    oracle: &Path,
+    reference: Option<&Path>,
+    every: usize,
+    offset: usize,
+    consistency: Option<f64>,
+    strata: &str,
+    out: &Path,
+) -> Result<(), String> {
+    let strata = ipr::parse_strata(strata)?;
+    if let Some(c) = consistency
+        && !(C_RANGE.0..=C_RANGE.1).contains(&c)
+    {
+        return Err(format!("--consistency {c}: must lie in [{}, {}]", C_RANGE.0, C_RANGE.1));
+    }
+    let (cal, label, depth) = decisions_of(oracle, 0, every, offset)?;
+    let ref_path = reference.unwrap_or(oracle);
+    let (refs, ref_label, ref_depth) = decisions_of(ref_path, 0, 1, 0)?;
+    if (ref_label.as_str(), ref_depth) != (label.as_str(), depth) {
+        return Err(format!("reference scored by {ref_label} depth {ref_depth}, calibration by {label} depth {depth}"));
+    }
+    let cal_refs: Vec<&Decision> = cal.iter().collect();
+    let ref_refs: Vec<&Decision> = refs.iter().collect();
+    let input = ipr::CalibrationInput {
+        calibration: &cal_refs,
+        reference: &ref_refs,
+        reference_path: &ref_path.display().to_string(),
+        oracle: &label,
+        depth,
+        every,
+        offset,
+        fixed_c: consistency,
+        strata: &strata,
+    };
+    let model = ipr::calibrate(&input)?;
+    for st in &model.strata {
+        println!(
+            "stratum {} (moves within 50 cp of the best), {} reference decisions",
+            st.stratum.label(),
+            st.reference_decisions
+        );
+        println!("  band  decisions  games  mean rating       s       c  projected ASE");
+        for b in &st.bands {
+            println!(
+                "  {:>4}  {:>9}  {:>5}  {:>11.1}  {:>6.4}  {:>6.3}  {:>13.4}",
+                b.band, b.decisions, b.games, b.mean_rating, b.s, b.c, b.projected_ase
+            );
+        }
+        println!(
+            "  Elo = {:.1} {:+.1} x projected ASE   (R^2 {:.3}, rmse {:.1} Elo over {} bands)",
+            st.intercept,
+            st.slope,
+            st.r2,
+            st.rmse,
+            st.bands.len()
+        );
+    }
+    let json = serde_json::to_string_pretty(&model).map_err(|e| e.to_string())?;
+    std::fs::write(out, json + "\n").map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("model written to {}", out.display());
+    Ok(())
+}
+
+fn rate(
+    files: &[PathBuf],
+    model_path: &Path,
+    reference: Option<&Path>,
+    o: &RateOptions,
+    csv: Option<&Path>,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(model_path).map_err(|e| format!("{}: {e}", model_path.display()))?;
+    let model: IprModel = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", model_path.display()))?;
+    if model.format != ipr::MODEL_FORMAT {
+        return Err(format!("{}: format '{}', expected '{}'", model_path.display(), model.format, ipr::MODEL_FORMAT));
+    }
+    let ref_path = reference.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(&model.reference.path));
+    let (refs, ref_label, ref_depth) = decisions_of(&ref_path, 0, 1, 0)?;
+    let ref_refs: Vec<&Decision> = refs.iter().collect();
+    if refs.len() != model.reference.decisions || ipr::checksum(&ref_refs) != model.reference.checksum {
+        eprintln!(
+            "warning: reference {} ({} decisions) is not the one the model was calibrated on ({} decisions, {}): Elo values shift",
+            ref_path.display(),
+            refs.len(),
+            model.reference.path,
+            model.reference.decisions
+        );
+    }
+    let mut all = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let (ds, label, depth) = decisions_with(f, i as u32, o.every, o.offset, o.moves.as_deref(), o.elo)?;
+        if (label.as_str(), depth) != (model.oracle.as_str(), model.depth)
+            || (ref_label.as_str(), ref_depth) != (label.as_str(), depth)
+        {
+            eprintln!(
+                "warning: {} was scored by {label} depth {depth}; the model by {} depth {}",
+                f.display(),
+                model.oracle,
+                model.depth
+            );
+        }
+        all.extend(ds);
+    }
+    let mut groups: BTreeMap<(u32, String), Vec<&Decision>> = BTreeMap::new();
+    for d in &all {
+        let key = match o.group {
+            Group::Rating => (d.rating, d.rating.to_string()),
+            Group::Band => (d.band, format!("{}-{}", d.band, d.band + 199)),
+            Group::File => (d.game.0, files[d.game.0 as usize].display().to_string()),
+            Group::All => (0, "all".into()),
+        };
+        groups.entry(key).or_default().push(d);
+    }
+    let mut rows = Vec::new();
+    let labels: Vec<String> = model.strata.iter().map(|st| st.stratum.label()).collect();
+    print!("group            decisions  games  recorded  mean loss     ASE     Elo  95 % interval  ");
+    println!("{}", labels.iter().map(|l| format!("  [{l}] Elo ± sd (n)")).collect::<String>());
+    for ((_, name), ds) in &groups {
+        match ipr::rate(name, ds, &ref_refs, &model, o.bootstrap, o.seed) {
+            Ok(r) => {
+                print!(
+                    "{:<16} {:>9}  {:>5}  {:>8.0}  {:>9.1}  {:>6.4}  {:>6.0}  [{:.0}, {:.0}]",
+                    r.group, r.decisions, r.games, r.recorded, r.mean_loss, r.ase, r.elo, r.elo_lo, r.elo_hi
+                );
+                for st in &r.strata {
+                    print!("   {:>5.0} ± {:<4.0} ({})", st.elo, st.sd, st.decisions);
+                }
+                println!();
+                rows.push(r);
+            }
+            Err(e) => eprintln!("skipped: {e}"),
+        }
+    }
+    if let Some(path) = csv {
+        let mut out = String::from("group,decisions,games,recorded,mean_loss,ase,elo,elo_lo,elo_hi");
+        for l in &labels {
+            out += &format!(",elo_{l},sd_{l},n_{l}");
+        }
+        out += "\n";
+        for r in &rows {
+            out += &format!(
+                "{},{},{},{:.1},{:.2},{:.4},{:.1},{:.1},{:.1}",
+                r.group, r.decisions, r.games, r.recorded, r.mean_loss, r.ase, r.elo, r.elo_lo, r.elo_hi
+            );
+            for st in &r.strata {
+                out += &format!(",{:.1},{:.1},{}", st.elo, st.sd, st.decisions);
+            }
+            out += "\n";
+        }
+        std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
