@@ -33,7 +33,14 @@ fn synthetic(fit: Fit, positions: usize, rating: u32, seed: u64) -> Vec<Decision
     (0..positions)
         .map(|i| {
             let losses = random_losses(&mut rng);
-            let d0 = Decision { losses: losses.clone(), chosen: 0, game: (0, (i / 20) as u32), rating, band: rating };
+            let d0 = Decision {
+                losses: losses.clone(),
+                chosen: 0,
+                game: (0, (i / 20) as u32),
+                rating,
+                band: rating,
+                shallow: None,
+            };
             let p = ipr::probabilities(&d0, fit);
             let u = uniform(&mut rng);
             let mut acc = 0.0;
@@ -113,6 +120,7 @@ fn model_of(cal: &[Decision], strata: &[Stratum]) -> IprModel {
         offset: 0,
         fixed_c: None,
         strata,
+        shallow_split: false,
     })
     .expect("calibrates")
 }
@@ -151,11 +159,18 @@ fn strata_parse_and_classify() {
     let st = ipr::parse_strata("1,2,3-4,5-").unwrap();
     assert_eq!(st.len(), 4);
     assert_eq!(st.iter().map(Stratum::label).collect::<Vec<_>>(), ["1", "2", "3-4", "5-"]);
-    assert_eq!(ipr::parse_strata("all").unwrap(), vec![Stratum { lo: 1, hi: u32::MAX }]);
+    assert_eq!(ipr::parse_strata("all").unwrap(), vec![Stratum { lo: 1, hi: u32::MAX, shallow: None }]);
     for bad in ["", "2,3-", "1,3-", "1-2,2-", "1,2", "1,x-", "3-1,4-"] {
         assert!(ipr::parse_strata(bad).is_err(), "'{bad}' must be refused");
     }
-    let d = Decision { losses: vec![(0, 1), (30, 2), (51, 4), (300, 3)], chosen: 51, game: (0, 0), rating: 0, band: 0 };
+    let d = Decision {
+        losses: vec![(0, 1), (30, 2), (51, 4), (300, 3)],
+        chosen: 51,
+        game: (0, 0),
+        rating: 0,
+        band: 0,
+        shallow: None,
+    };
     assert_eq!(d.near_best(), 3);
     assert!(st[2].contains(&d) && !st[1].contains(&d));
 }
@@ -223,4 +238,61 @@ fn shipped_calibration_reproduces_from_the_committed_oracle() {
         assert!(ratings.first() < ratings.last(), "800 band must rate below 2200 band: {ratings:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A one-position oracle table for `fen` in which `best` scores 500 and every other move 0.
+fn table(fen: &str, best: &str, played: &str) -> sparring::humanlike::types::OraclePosition {
+    use shakmaty::Position;
+    use sparring::humanlike::types::{OracleMove, OraclePosition, SampledPosition, Score, uci_of};
+    let chess = sparring::board::parse_fen(fen).unwrap();
+    let mut moves: Vec<OracleMove> = chess
+        .legal_moves()
+        .iter()
+        .map(|&m| {
+            let uci = uci_of(m);
+            let score = Score::Cp(if uci == best { 500 } else { 0 });
+            OracleMove { uci, score }
+        })
+        .collect();
+    moves.sort_by_key(|m| std::cmp::Reverse(m.score.order_value()));
+    let pos = SampledPosition { fen: fen.into(), human: played.into(), rating: 1500, band: 1400, game: 0, ply: 20 };
+    OraclePosition { pos, oracle: "internal".into(), depth: 8, moves }
+}
+
+#[test]
+fn shallow_marking_and_split() {
+    // White's rook takes the loose queen: a depth-1 search sees it.
+    let fen = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1";
+    let mut searcher = sparring::search::Searcher::new(1);
+    let seen = table(fen, "d2d5", "d2d5");
+    let mut d = Decision::from_position(&seen, 0).expect("eligible");
+    assert_eq!((d.chosen, d.near_best()), (0, 1));
+    d.mark_shallow(&seen, &mut searcher).unwrap();
+    assert_eq!(d.shallow, Some(true));
+    // If the oracle says another move is the only good one, the shallow search misses it.
+    let hidden = table(fen, "e1f1", "d2d5");
+    let mut h = Decision::from_position(&hidden, 0).expect("eligible");
+    assert_eq!(h.chosen, 300);
+    h.mark_shallow(&hidden, &mut searcher).unwrap();
+    assert_eq!(h.shallow, Some(false));
+
+    let split = ipr::split_shallow(&ipr::parse_strata("1,2-").unwrap());
+    assert_eq!(split.iter().map(Stratum::label).collect::<Vec<_>>(), ["1s", "1h", "2-s", "2-h"]);
+    assert!(split[0].contains(&d) && !split[1].contains(&d) && split[1].contains(&h));
+    // A split calibration refuses decisions that were never marked.
+    let unmarked = synthetic_bands(3);
+    let refs: Vec<&Decision> = unmarked.iter().collect();
+    let err = ipr::calibrate(&CalibrationInput {
+        calibration: &refs,
+        reference: &refs,
+        reference_path: "synthetic",
+        oracle: "internal",
+        depth: 8,
+        every: 1,
+        offset: 0,
+        fixed_c: None,
+        strata: &ipr::parse_strata("all").unwrap(),
+        shallow_split: true,
+    });
+    assert!(err.is_err());
 }

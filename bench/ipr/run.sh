@@ -49,3 +49,13 @@ for elo in 1350 1500 1700 1900 2100 2300; do
     $BIN strength ipr rate $H/oracle.jsonl --moves "$H/moves/stockfish-$elo.jsonl" --elo "$elo" --group rating \
         --csv "$R/stockfish-$elo.csv"
 done | tee $R/stockfish.txt
+
+# 5. Diagnostic: strata 1 and 2+ split by whether a depth-1 search finds a best move (circular for
+# depth-1 players, so not the shipped calibration).
+$BIN strength ipr calibrate --oracle $H/oracle.jsonl --strata 1,2- --shallow-split --out $R/model-shallow-split.json > /dev/null
+$BIN strength ipr rate $H/oracle.jsonl --model $R/model-shallow-split.json --group band --bootstrap 100 \
+    --csv $R/shallow-humans.csv > $R/shallow-humans.txt
+$BIN strength ipr rate $H/oracle.jsonl --moves $H/moves/ladder-v6-bands.jsonl --model $R/model-shallow-split.json \
+    --group rating --bootstrap 100 --csv $R/shallow-ladder-human-positions.csv > $R/shallow-ladder-human-positions.txt
+$BIN strength ipr rate $S/ladder-*.oracle.jsonl --model $R/model-shallow-split.json --group rating --bootstrap 100 \
+    --csv $R/shallow-ladder-selfplay.csv > $R/shallow-ladder-selfplay.txt

@@ -17,7 +17,9 @@
 //! (default `1, 2, 3-4, 5+`), each stratum has its own reference subset and its own line to Elo,
 //! and a player's strata are combined with inverse-variance weights.
 
-use crate::humanlike::types::{LOSS_CAP, OraclePosition, scaled_error};
+use crate::board::{Game, parse_fen};
+use crate::humanlike::types::{LOSS_CAP, OraclePosition, scaled_error, uci_of};
+use crate::search::{Limits, Searcher};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -45,6 +47,8 @@ pub struct Decision {
     /// The mover's rating and band as recorded in the position.
     pub rating: u32,
     pub band: u32,
+    /// Whether a [`SHALLOW_DEPTH`] search already finds a best move (None: not computed).
+    pub shallow: Option<bool>,
 }
 
 impl Decision {
@@ -65,9 +69,24 @@ impl Decision {
             game: (source, p.pos.game as u32),
             rating: p.pos.rating,
             band: p.pos.band,
+            shallow: None,
         })
     }
+
+    /// Marks whether the search at [`SHALLOW_DEPTH`] (generation 1, the one the ladder plays)
+    /// chooses a move the oracle scores as best.
+    pub fn mark_shallow(&mut self, p: &OraclePosition, searcher: &mut Searcher) -> Result<(), String> {
+        let chess = parse_fen(&p.pos.fen)?;
+        searcher.clear();
+        let r = searcher.analyse(&Game::new(chess), &Limits { depth: Some(SHALLOW_DEPTH), ..Default::default() });
+        let mv = r.best.ok_or_else(|| format!("no move at depth {SHALLOW_DEPTH} in {}", p.pos.fen))?;
+        self.shallow = Some(p.loss(&uci_of(mv)) == Some(0));
+        Ok(())
+    }
 }
+
+/// Depth of the search that decides whether a position's best move is visible at a glance.
+pub const SHALLOW_DEPTH: i32 = 1;
 
 /// The fitted player: sensitivity and consistency.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -161,34 +180,50 @@ impl Decision {
 pub struct Stratum {
     pub lo: u32,
     pub hi: u32,
+    /// Only decisions whose best move a shallow search finds (`Some(true)`), or misses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shallow: Option<bool>,
 }
 
 impl Stratum {
     pub fn contains(&self, d: &Decision) -> bool {
-        (self.lo..=self.hi).contains(&d.near_best())
+        (self.lo..=self.hi).contains(&d.near_best()) && (self.shallow.is_none() || self.shallow == d.shallow)
     }
     pub fn label(&self) -> String {
-        match (self.lo, self.hi) {
+        let range = match (self.lo, self.hi) {
             (a, b) if a == b => format!("{a}"),
             (a, u32::MAX) => format!("{a}-"),
             (a, b) => format!("{a}-{b}"),
+        };
+        match self.shallow {
+            None => range,
+            Some(true) => format!("{range}s"),
+            Some(false) => format!("{range}h"),
         }
     }
+}
+
+/// Each stratum split in two: best move found by the shallow search (`s`) or hidden from it (`h`).
+pub fn split_shallow(strata: &[Stratum]) -> Vec<Stratum> {
+    strata
+        .iter()
+        .flat_map(|st| [Stratum { shallow: Some(true), ..*st }, Stratum { shallow: Some(false), ..*st }])
+        .collect()
 }
 
 /// Parses `1,2,3-4,5-` (near-best counts; `all` = one stratum).
 pub fn parse_strata(text: &str) -> Result<Vec<Stratum>, String> {
     if text.trim() == "all" {
-        return Ok(vec![Stratum { lo: 1, hi: u32::MAX }]);
+        return Ok(vec![Stratum { lo: 1, hi: u32::MAX, shallow: None }]);
     }
     let mut out: Vec<Stratum> = Vec::new();
     for part in text.split(',') {
         let part = part.trim();
         let num = |t: &str| t.trim().parse::<u32>().map_err(|_| format!("strata '{text}': bad count '{t}'"));
         let st = match part.split_once('-') {
-            Some((a, "")) => Stratum { lo: num(a)?, hi: u32::MAX },
-            Some((a, b)) => Stratum { lo: num(a)?, hi: num(b)? },
-            None => Stratum { lo: num(part)?, hi: num(part)? },
+            Some((a, "")) => Stratum { lo: num(a)?, hi: u32::MAX, shallow: None },
+            Some((a, b)) => Stratum { lo: num(a)?, hi: num(b)?, shallow: None },
+            None => Stratum { lo: num(part)?, hi: num(part)?, shallow: None },
         };
         let expected = out.last().map_or(1, |p| p.hi.saturating_add(1));
         if st.lo != expected || st.hi < st.lo {
@@ -256,6 +291,9 @@ pub struct IprModel {
     /// The consistency c held fixed for every player (one-parameter model), or fitted per player.
     #[serde(default)]
     pub fixed_c: Option<f64>,
+    /// The strata also split by whether a depth-[`SHALLOW_DEPTH`] search finds the best move.
+    #[serde(default)]
+    pub shallow_split: bool,
     pub strata: Vec<StratumFit>,
 }
 
@@ -312,15 +350,21 @@ pub struct CalibrationInput<'a> {
     pub every: usize,
     pub offset: usize,
     pub fixed_c: Option<f64>,
+    /// Near-best strata (split further when `shallow_split`; decisions must then be marked).
     pub strata: &'a [Stratum],
+    pub shallow_split: bool,
 }
 
 /// Fits the calibration: per stratum, one `(s, c)` per band of the calibration decisions, each
 /// band's projected ASE on the stratum's reference decisions, and the line from projected ASE to
 /// the band's mean rating.
 pub fn calibrate(input: &CalibrationInput) -> Result<IprModel, String> {
+    if input.shallow_split && input.calibration.iter().chain(input.reference).any(|d| d.shallow.is_none()) {
+        return Err("the shallow split needs every decision marked (Decision::mark_shallow)".into());
+    }
+    let all_strata = if input.shallow_split { split_shallow(input.strata) } else { input.strata.to_vec() };
     let mut strata = Vec::new();
-    for &st in input.strata {
+    for &st in &all_strata {
         let refs = in_stratum(input.reference, st);
         let mut per_band: BTreeMap<u32, Vec<&Decision>> = BTreeMap::new();
         for d in in_stratum(input.calibration, st) {
@@ -364,6 +408,7 @@ pub fn calibrate(input: &CalibrationInput) -> Result<IprModel, String> {
         every: input.every,
         offset: input.offset,
         fixed_c: input.fixed_c,
+        shallow_split: input.shallow_split,
         strata,
     })
 }

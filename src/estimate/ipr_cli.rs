@@ -44,6 +44,9 @@ enum Cmd {
         /// its own (`all` = one stratum).
         #[arg(long, default_value = "1,2,3-4,5-")]
         strata: String,
+        /// Split every stratum further by whether a depth-1 search (generation 1) finds a best move.
+        #[arg(long)]
+        shallow_split: bool,
         #[arg(long)]
         out: PathBuf,
     },
@@ -119,8 +122,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     };
     match cli.cmd {
-        Cmd::Calibrate { oracle, reference, every, offset, consistency, strata, out } => {
-            calibrate(&oracle, reference.as_deref(), every, offset, consistency, &strata, &out)
+        Cmd::Calibrate { oracle, reference, every, offset, consistency, strata, shallow_split, out } => {
+            let opts = CalibrateOptions { every, offset, consistency, strata, shallow_split };
+            calibrate(&oracle, reference.as_deref(), &opts, &out)
         }
         Cmd::Rate { files, model, reference, group, every, offset, bootstrap, seed, csv, moves, elo } => {
             let opts = RateOptions { group, every, offset, bootstrap, seed, moves, elo };
@@ -144,7 +148,7 @@ type AnswerKey = (String, Option<usize>);
 
 /// Replaces each position's played move (and rating) by the engine's answer; positions without
 /// an answer are dropped. One position may be answered by several settings (several `elo`s): it
-/// is then repeated once per answer.
+/// is then repeated once per setting; a setting's repeated answer counts once (the last).
 fn apply_answers(
     positions: Vec<OraclePosition>,
     path: &Path,
@@ -154,7 +158,10 @@ fn apply_answers(
     let mut answers: BTreeMap<AnswerKey, Vec<(Option<u32>, String)>> = BTreeMap::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let a: Answer = serde_json::from_str(line).map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
-        answers.entry((a.fen, a.game)).or_default().push((a.elo, a.mv));
+        // A cache may hold the same answer twice (a rerun); one setting answers a position once.
+        let list = answers.entry((a.fen, a.game)).or_default();
+        list.retain(|(elo, _)| *elo != a.elo);
+        list.push((a.elo, a.mv));
     }
     let mut out = Vec::new();
     for p in positions {
@@ -174,8 +181,14 @@ fn apply_answers(
 
 /// Eligible decisions of an oracle file, tagged with the file's number; games filtered by
 /// `game % every == offset`. Also returns the oracle label and depth of the file.
-fn decisions_of(path: &Path, source: u32, every: usize, offset: usize) -> Result<(Vec<Decision>, String, i32), String> {
-    decisions_with(path, source, every, offset, None, None)
+fn decisions_of(
+    path: &Path,
+    source: u32,
+    every: usize,
+    offset: usize,
+    shallow: bool,
+) -> Result<(Vec<Decision>, String, i32), String> {
+    decisions_with(path, source, every, offset, None, None, shallow)
 }
 
 fn decisions_with(
@@ -185,6 +198,7 @@ fn decisions_with(
     offset: usize,
     moves: Option<&Path>,
     default_elo: Option<u32>,
+    shallow: bool,
 ) -> Result<(Vec<Decision>, String, i32), String> {
     if every == 0 || offset >= every {
         return Err(format!("--every {every} --offset {offset}: need EVERY >= 1 and OFFSET < EVERY"));
@@ -210,32 +224,38 @@ fn decisions_with(
             ));
         }
     }
-    let ds = positions
-        .iter()
-        .filter(|p| p.pos.game % every == offset)
-        .filter_map(|p| Decision::from_position(p, source))
-        .collect();
+    let mut searcher = if shallow { Some(crate::search::Searcher::new(1)) } else { None };
+    let mut ds = Vec::new();
+    for p in positions.iter().filter(|p| p.pos.game % every == offset) {
+        if let Some(mut d) = Decision::from_position(p, source) {
+            if let Some(s) = searcher.as_mut() {
+                d.mark_shallow(p, s)?;
+            }
+            ds.push(d);
+        }
+    }
     Ok((ds, label.0, label.1))
 }
 
-fn calibrate(
-    oracle: &Path,
-    reference: Option<&Path>,
+struct CalibrateOptions {
     every: usize,
     offset: usize,
     consistency: Option<f64>,
-    strata: &str,
-    out: &Path,
-) -> Result<(), String> {
-    let strata = ipr::parse_strata(strata)?;
+    strata: String,
+    shallow_split: bool,
+}
+
+fn calibrate(oracle: &Path, reference: Option<&Path>, o: &CalibrateOptions, out: &Path) -> Result<(), String> {
+    let (every, offset, consistency) = (o.every, o.offset, o.consistency);
+    let strata = ipr::parse_strata(&o.strata)?;
     if let Some(c) = consistency
         && !(C_RANGE.0..=C_RANGE.1).contains(&c)
     {
         return Err(format!("--consistency {c}: must lie in [{}, {}]", C_RANGE.0, C_RANGE.1));
     }
-    let (cal, label, depth) = decisions_of(oracle, 0, every, offset)?;
+    let (cal, label, depth) = decisions_of(oracle, 0, every, offset, o.shallow_split)?;
     let ref_path = reference.unwrap_or(oracle);
-    let (refs, ref_label, ref_depth) = decisions_of(ref_path, 0, 1, 0)?;
+    let (refs, ref_label, ref_depth) = decisions_of(ref_path, 0, 1, 0, o.shallow_split)?;
     if (ref_label.as_str(), ref_depth) != (label.as_str(), depth) {
         return Err(format!("reference scored by {ref_label} depth {ref_depth}, calibration by {label} depth {depth}"));
     }
@@ -251,6 +271,7 @@ fn calibrate(
         offset,
         fixed_c: consistency,
         strata: &strata,
+        shallow_split: o.shallow_split,
     };
     let model = ipr::calibrate(&input)?;
     for st in &model.strata {
@@ -294,7 +315,7 @@ fn rate(
         return Err(format!("{}: format '{}', expected '{}'", model_path.display(), model.format, ipr::MODEL_FORMAT));
     }
     let ref_path = reference.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(&model.reference.path));
-    let (refs, ref_label, ref_depth) = decisions_of(&ref_path, 0, 1, 0)?;
+    let (refs, ref_label, ref_depth) = decisions_of(&ref_path, 0, 1, 0, model.shallow_split)?;
     let ref_refs: Vec<&Decision> = refs.iter().collect();
     if refs.len() != model.reference.decisions || ipr::checksum(&ref_refs) != model.reference.checksum {
         eprintln!(
@@ -307,7 +328,8 @@ fn rate(
     }
     let mut all = Vec::new();
     for (i, f) in files.iter().enumerate() {
-        let (ds, label, depth) = decisions_with(f, i as u32, o.every, o.offset, o.moves.as_deref(), o.elo)?;
+        let (ds, label, depth) =
+            decisions_with(f, i as u32, o.every, o.offset, o.moves.as_deref(), o.elo, model.shallow_split)?;
         if (label.as_str(), depth) != (model.oracle.as_str(), model.depth)
             || (ref_label.as_str(), ref_depth) != (label.as_str(), depth)
         {
