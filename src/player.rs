@@ -159,7 +159,15 @@ impl Player {
                 search: SearchResult::default(),
             };
         }
-        let (nodes, depth) = self.budget();
+        let (mut nodes, mut depth) = self.budget();
+        if let Setting::Level(l) = &self.setting
+            && l.deep.p > 0.0
+        {
+            let mut rng = seed::decision_rng_for(match_seed, pos, tags::DEPTH);
+            if seed::uniform_f64(&mut rng) < l.deep.p {
+                (nodes, depth) = (Some(l.deep.nodes), None);
+            }
+        }
         weak.clear();
         weak.eval = self.eval_config();
         weak.tablebases = if self.tablebases_allowed() { tablebases } else { None };

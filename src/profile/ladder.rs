@@ -139,6 +139,20 @@ pub struct LadderPoint {
     pub slip_max_cp: i32,
     #[serde(default)]
     pub lambda: Option<f64>,
+    /// Look deeper now and then: with probability `deep_p` (a seeded draw of its own per decision,
+    /// tag `depth`) the point searches `deep_nodes` nodes without its depth cap instead of its
+    /// usual budget. People sometimes see further than their usual horizon; 0 = never.
+    #[serde(default)]
+    pub deep_p: f64,
+    #[serde(default)]
+    pub deep_nodes: u64,
+}
+
+/// The occasional deeper search of a level (see [`LadderPoint::deep_p`]).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct DeepLook {
+    pub p: f64,
+    pub nodes: u64,
 }
 
 /// Everything a `UCI_Elo` sets.
@@ -153,6 +167,7 @@ pub struct LevelSettings {
     pub school: School,
     pub tablebases: bool,
     pub generation: Generation,
+    pub deep: DeepLook,
 }
 
 impl LevelSettings {
@@ -174,7 +189,11 @@ impl LevelSettings {
             self.choice.slip_min_cp,
             self.choice.slip_max_cp,
             if self.tablebases { "on" } else { "off" }
-        )
+        ) + &if self.deep.p > 0.0 {
+            format!(", deeper ({} nodes) with p {:.3}", self.deep.nodes, self.deep.p)
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -270,6 +289,12 @@ impl Ladder {
                 slip_max_cp: p.slip_max_cp,
             };
             c.validate().map_err(|e| format!("point {}: {e}", p.elo))?;
+            if !(0.0..=1.0).contains(&p.deep_p) {
+                return Err(format!("point {}: deep_p {} outside 0..=1", p.elo, p.deep_p));
+            }
+            if p.deep_p > 0.0 && p.deep_nodes <= p.nodes {
+                return Err(format!("point {}: deep_nodes must exceed nodes when deep_p > 0", p.elo));
+            }
         }
         for w in self.points.windows(2) {
             let (a, b) = (&w[0], &w[1]);
@@ -322,6 +347,17 @@ impl Ladder {
         // Segment [a, b] with a.elo <= elo < b.elo, or the last point itself.
         let i = self.points.iter().rposition(|p| p.elo <= elo).unwrap_or(0);
         let a = &self.points[i];
+        let deep = match self.points.get(i + 1) {
+            None => DeepLook { p: a.deep_p, nodes: a.deep_nodes },
+            Some(b) => {
+                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
+                let nodes = match (a.deep_nodes, b.deep_nodes) {
+                    (0, n) | (n, 0) => n,
+                    (x, y) => geo(x as f64, y as f64, t).round() as u64,
+                };
+                DeepLook { p: lerp(a.deep_p, b.deep_p, t), nodes }
+            }
+        };
         let (nodes, depth, choice) = match self.points.get(i + 1) {
             None => (
                 a.nodes,
@@ -371,6 +407,7 @@ impl Ladder {
             school,
             tablebases: elo >= self.tablebases_from_elo,
             generation: self.search_generation.and_then(Generation::from_number).unwrap_or_default(),
+            deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
         }
     }
 }

@@ -35,6 +35,8 @@ pub mod tags {
     pub const CHOICE: &str = "choice";
     /// The move of the `random` profile.
     pub const RANDOM: &str = "random";
+    /// Whether a ladder level looks deeper this move (drawn only by levels with `deep_p > 0`).
+    pub const DEPTH: &str = "depth";
 }
 
 /// The exact bytes hashed for a decision seed (see the module documentation).
