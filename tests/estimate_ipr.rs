@@ -108,7 +108,7 @@ fn synthetic_bands(seed: u64) -> Vec<Decision> {
     out
 }
 
-fn model_of(cal: &[Decision], strata: &[Stratum]) -> IprModel {
+fn calibrate(cal: &[Decision], strata: &[Stratum], shallow_split: bool) -> Result<IprModel, String> {
     let refs: Vec<&Decision> = cal.iter().collect();
     ipr::calibrate(&CalibrationInput {
         calibration: &refs,
@@ -120,16 +120,15 @@ fn model_of(cal: &[Decision], strata: &[Stratum]) -> IprModel {
         offset: 0,
         fixed_c: None,
         strata,
-        shallow_split: false,
+        shallow_split,
     })
-    .expect("calibrates")
 }
 
 #[test]
 fn calibration_maps_players_back_to_their_ratings() {
     let cal = synthetic_bands(100);
     let strata = ipr::parse_strata("1-2,3-").unwrap();
-    let model = model_of(&cal, &strata);
+    let model = calibrate(&cal, &strata, false).expect("calibrates");
     for st in &model.strata {
         assert!(st.slope < 0.0, "more error must mean fewer Elo: {st:?}");
         assert!(st.r2 > 0.95, "synthetic bands lie on a line: r2 {}", st.r2);
@@ -280,19 +279,49 @@ fn shallow_marking_and_split() {
     assert_eq!(split.iter().map(Stratum::label).collect::<Vec<_>>(), ["1s", "1h", "2-s", "2-h"]);
     assert!(split[0].contains(&d) && !split[1].contains(&d) && split[1].contains(&h));
     // A split calibration refuses decisions that were never marked.
-    let unmarked = synthetic_bands(3);
-    let refs: Vec<&Decision> = unmarked.iter().collect();
-    let err = ipr::calibrate(&CalibrationInput {
-        calibration: &refs,
-        reference: &refs,
-        reference_path: "synthetic",
-        oracle: "internal",
-        depth: 8,
-        every: 1,
-        offset: 0,
-        fixed_c: None,
-        strata: &ipr::parse_strata("all").unwrap(),
-        shallow_split: true,
-    });
+    let err = calibrate(&synthetic_bands(3), &ipr::parse_strata("all").unwrap(), true);
     assert!(err.is_err());
+}
+
+/// `ipr pgn` rates a player straight from a PGN (positions scored once into a resumable cache)
+/// and refuses a player who is not there.
+#[test]
+fn pgn_subcommand_rates_a_player_and_reuses_its_cache() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("sparring-ipr-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.join("cache.jsonl");
+    let csv = dir.join("out.csv");
+    let pgn = "bench/results/selfplay/ladder-1100-vs-900.pgn";
+    let run = |player: &str| {
+        Command::new(bin())
+            .current_dir(root)
+            .args(["strength", "ipr", "pgn", pgn, "--player", player])
+            .args(["--per-player", "240", "--bootstrap", "20", "-j", "2"])
+            .arg("--cache")
+            .arg(&cache)
+            .arg("--csv")
+            .arg(&csv)
+            .output()
+            .unwrap()
+    };
+    let first = run("ELO1100");
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let row = text.lines().nth(1).expect("one rated player");
+    let f: Vec<&str> = row.split(',').collect();
+    assert_eq!(f[0], "elo1100");
+    let elo: f64 = f[5].parse().unwrap();
+    assert!((0.0..4000.0).contains(&elo), "{row}");
+    let scored = std::fs::read_to_string(&cache).unwrap().lines().count();
+    assert_eq!(scored, 240);
+    // A second run scores nothing new and gives the same answer.
+    let again = run("elo1100");
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 to score"));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+    let missing = run("nobody");
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nobody"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

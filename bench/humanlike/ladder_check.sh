@@ -23,4 +23,5 @@ wait
 python3 $H/point_ci.py $H/moves/ladder-v$V-bands.jsonl $H/oracle.jsonl $R/humanlike-ladder-ci.csv
 python3 $H/point_ci.py $H/moves/ladder-v$V-bands-heldout.jsonl $H/oracle.jsonl $R/humanlike-ladder-heldout-ci.csv
 python3 $H/paired_sf.py $H/moves/ladder-v$V-sfpoints.jsonl $H/oracle.jsonl $H/moves $R/humanlike-vs-stockfish-paired.csv
+python3 $H/plot_ladder.py
 python3 $H/ladder_report.py

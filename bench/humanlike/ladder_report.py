@@ -213,27 +213,31 @@ if rows.exists():
     for p in csv.DictReader(open(pts)):
         w(f"| {p['ours']} | **{p['equivalent']}** | [{p['lower95']}, {p['upper95']}] | {p['games']} |")
     w("\n![UCI_Elo vs its Stockfish-scale equivalent](sf-scale.svg)\n")
-    w("**Reading it.** In games, Stockfish's `UCI_Elo` N is a much stronger player than ours at N: our "
-      "1500 scores like Stockfish's ~1310 (its scale starts at 1350), our 1900 like its ~1540, our 2100 "
-      "like its ~1610, our 2300 like its ~1830, our 2400 like its ~1840. Yet per move, on the same human positions, Stockfish's low settings err "
-      "*more* than ours (1350: 81 cp against our 69; table above). A likely explanation, not tested here: Stockfish "
-      "(15.1, `Skill` in `search.cpp`) weakens by choosing, once its iterative deepening reaches depth "
-      "1 + skill level (about depth 2 at `UCI_Elo` 1500 and 5 at 2100), among its best four root "
-      "moves with a random push scaled by a weakness term, and then keeps searching (the depths 13–18 "
-      "in the PGN comments) but plays the chosen move. Most of its moves are good and some are "
-      "arbitrary, which costs cp per move but little in games; its shallow search is also stronger "
-      "per ply than ours. Our points lose steadily, the way the people of their band do (1900 and "
-      "2100 search 20000 and 30000 nodes with every root move scored, depth 5–6, then choose with "
-      "Boltzmann weights and regret-gated slips). "
-      "If our points are faithful to people, people "
-      "rated N would score like Stockfish's N minus 200–500; people were not measured against "
-      "Stockfish directly. The equivalents rise with `UCI_Elo` at every point, but two pairs are not separated: 1500 and 1700 (1309 and 1319; "
-      "each scores about even against Stockfish's 1350 and 20–24 % against its 1500, so the bottom of "
-      "Stockfish's scale is steep for our players, while 1700 beats 1500 63 % in self-play), and 2300 "
-      "and 2400 (1830 and 1841, intervals overlap; they differ only in slip rate, 0.04 against 0.02, and "
-      "2400 beats the interpolated 2200 90.5 % in self-play; 2400's first pairing alone, against "
-      "Stockfish's 2000, had put it at 1765, below 2300, and the second, against its 1900, at 1890). v4's 1700 and 1900 pairings are kept in "
-      "`sf-scale/ladder-v4/` (v4 1700 vs Stockfish 1700: 17.5 %; v4 1900 vs 1500: 49.5 %, vs 1900: 5.5 %). Each equivalent holds for Stockfish's settings at 5+0.05; its "
+    eq = list(csv.DictReader(open(pts)))
+    listing = ", ".join(f"our {p['ours']} like its ~{round(float(p['equivalent']), -1):.0f}" for p in eq)
+    overlap = [f"{a['ours']} and {b['ours']} ({a['equivalent']} [{a['lower95']}, {a['upper95']}] and "
+               f"{b['equivalent']} [{b['lower95']}, {b['upper95']}])"
+               for a, b in zip(eq, eq[1:]) if float(b["lower95"]) <= float(a["upper95"])]
+    rising = all(float(a["equivalent"]) < float(b["equivalent"]) for a, b in zip(eq, eq[1:]))
+    o1350 = next((x for x in sfp if x["elo"] == "1350"), None)
+    s1350 = next((x for x in sf if x["elo"] == "1350"), None)
+    per_move = (f" (1350: {float(s1350['mean_loss']):.0f} cp against our {float(o1350['mean_loss']):.0f}; table above)"
+                if o1350 and s1350 else "")
+    w(f"**Reading it.** In games, Stockfish's `UCI_Elo` N is a much stronger player than ours at N: {listing}. "
+      f"Yet per move, on the same human positions, Stockfish's low settings err *more* than ours{per_move}. "
+      "A likely explanation, not tested here: Stockfish (15.1, `Skill` in `search.cpp`) weakens by "
+      "choosing, once its iterative deepening reaches depth 1 + skill level (about depth 2 at `UCI_Elo` "
+      "1500 and 5 at 2100), among its best four root moves with a random push scaled by a weakness term, "
+      "and then keeps searching but plays the chosen move. Most of its moves are good and some are "
+      "arbitrary, which costs cp per move but little in games; its shallow search is also stronger per "
+      "ply than ours. Our points lose steadily, the way the people of their band do. If our points are "
+      "faithful to people, people rated N would score like Stockfish's N minus 200–500; people were not "
+      "measured against Stockfish directly. "
+      f"The equivalents {'rise' if rising else 'do not rise'} with `UCI_Elo` at every point"
+      + (f"; not separated (intervals overlap): {'; '.join(overlap)}" if overlap else "") + ". "
+      "Earlier ladders' pairings are kept: v4's 1700 and 1900 in `sf-scale/ladder-v4/`, v6's 1500 and 1700 "
+      "(v6 1500: 1309, v6 1700: 1319, 200 games each) in `sf-scale/ladder-v6/`; v7 changed 900–1700, so "
+      "1500 and 1700 were measured again. Each equivalent holds for Stockfish's settings at 5+0.05; its "
       "skill levels are depth-limited, so longer clocks change little, but this was not measured.\n")
 else:
     w("Not measured yet.\n")
@@ -269,7 +273,7 @@ w(f"\n{agree} of {len(sp)} points have their set Elo inside the interval of thei
   "depth-1 search sees the best move and like 600–1300 players when it does not (people are about "
   "equally good either way), so their self-play rating depended on the positions they met "
   "(900–1700 at 1204, 1442, 1518, 1455, 1389); v7's occasional deeper look and softer choice fix most "
-  "of that. Not yet in agreement: the searched points 1900–2100 rate 200–350 below their set Elo from "
+  "of that. Not yet in agreement: 1700 rates 182 below its set Elo, the searched points 1900–2100 345–387 below from "
   "self-play, 2300–2400 300–350 above (they search about as many nodes as the depth-8 oracle, so in "
   "their own quiet games their losses are near its noise).\n")
 Path(R / "humanlike-ladder.md").write_text("\n".join(out) + "\n")

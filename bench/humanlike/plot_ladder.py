@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SVG: mean capped cp loss per rating band for the humans, ladder v6 (at each band's middle) and
+"""SVG: mean capped cp loss per rating band for the humans, ladder v7 (at each band's middle) and
 Stockfish 15.1 UCI_Elo (at its own number). Reads bench/results/humanlike-{ladder,stockfish}.csv,
 writes bench/results/humanlike-ladder-loss.svg. Stdlib only."""
 import csv
@@ -30,13 +30,13 @@ for v in range(0, 111, 20):
     out.append(f'<text x="{L - 28}" y="{Y(v) + 4}">{v}</text>')
 out.append(f'<text x="{W/2 - 80}" y="{H - 15}">rating / UCI_Elo (human scale)</text>')
 out.append(f'<text x="14" y="{H/2 + 40}" transform="rotate(-90 14 {H/2 + 40})">mean capped cp loss</text>')
-for pts, colour, label, dash in [(humans, "#222", "humans (band middle)", ""), (ours, "#1f77b4", "sparring ladder v6", ""),
+for pts, colour, label, dash in [(humans, "#222", "humans (band middle)", ""), (ours, "#1f77b4", "sparring ladder v7", ""),
                                  (sf_own, "#d62728", "Stockfish 15.1 UCI_Elo", "6,4")]:
     path = " ".join(f"{X(e):.1f},{Y(v):.1f}" for e, v in pts)
     out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
     for e, v in pts:
         out.append(f'<circle cx="{X(e):.1f}" cy="{Y(v):.1f}" r="3.5" fill="{colour}"/>')
-for i, (colour, label) in enumerate([("#222", "humans (band middle)"), ("#1f77b4", "sparring ladder v6"), ("#d62728", "Stockfish UCI_Elo")]):
+for i, (colour, label) in enumerate([("#222", "humans (band middle)"), ("#1f77b4", "sparring ladder v7"), ("#d62728", "Stockfish UCI_Elo")]):
     out.append(f'<rect x="{W - R + 15}" y="{T + 20 + 22 * i}" width="14" height="4" fill="{colour}"/>')
     out.append(f'<text x="{W - R + 35}" y="{T + 26 + 22 * i}">{label}</text>')
 out.append("</svg>")

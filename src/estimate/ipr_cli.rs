@@ -50,6 +50,9 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Rate the players of a PGN file: their positions are scored once by the internal oracle
+    /// (cached) and rated like `rate` (at least 30 eligible decisions per player).
+    Pgn(PgnArgs),
     /// Rate groups of decisions in one or more oracle files.
     Rate {
         /// Oracle files (the `human` field of each position is the move that was played).
@@ -97,6 +100,36 @@ struct Answer {
     mv: String,
 }
 
+/// Options of `ipr pgn`.
+#[derive(clap::Args, Debug)]
+struct PgnArgs {
+    /// PGN file (games from the standard start position).
+    file: PathBuf,
+    /// Rate only this player (case-insensitive exact name); default: every player.
+    #[arg(long)]
+    player: Option<String>,
+    /// Positions per player at most (spread evenly over their games), after move 8, not forced.
+    #[arg(long, default_value_t = 600)]
+    per_player: usize,
+    /// Oracle cache (JSON lines, resumable): every legal move of every chosen position, scored by
+    /// the internal search at the model's depth.
+    #[arg(long)]
+    cache: PathBuf,
+    /// Oracle workers.
+    #[arg(short, long, default_value_t = 1)]
+    jobs: usize,
+    #[arg(long, default_value = DEFAULT_MODEL)]
+    model: PathBuf,
+    #[arg(long)]
+    reference: Option<PathBuf>,
+    #[arg(long, default_value_t = 200)]
+    bootstrap: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long)]
+    csv: Option<PathBuf>,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Group {
     /// The mover's recorded rating (an engine point's set Elo).
@@ -126,6 +159,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let opts = CalibrateOptions { every, offset, consistency, strata, shallow_split };
             calibrate(&oracle, reference.as_deref(), &opts, &out)
         }
+        Cmd::Pgn(a) => rate_pgn(&a),
         Cmd::Rate { files, model, reference, group, every, offset, bootstrap, seed, csv, moves, elo } => {
             let opts = RateOptions { group, every, offset, bootstrap, seed, moves, elo };
             rate(&files, &model, reference.as_deref(), &opts, csv.as_deref())
@@ -302,6 +336,135 @@ fn calibrate(oracle: &Path, reference: Option<&Path>, o: &CalibrateOptions, out:
     Ok(())
 }
 
+fn load_model(model_path: &Path) -> Result<IprModel, String> {
+    let text = std::fs::read_to_string(model_path).map_err(|e| format!("{}: {e}", model_path.display()))?;
+    let model: IprModel = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", model_path.display()))?;
+    if model.format != ipr::MODEL_FORMAT {
+        return Err(format!("{}: format '{}', expected '{}'", model_path.display(), model.format, ipr::MODEL_FORMAT));
+    }
+    Ok(model)
+}
+
+/// The positions of a PGN's players: every position before a player's move at ply >= 16 with at
+/// least two legal moves, at most `per_player` per player taken evenly spaced over the list.
+/// The `rating` field carries the player's index in the returned name list.
+fn pgn_positions(
+    games: &[crate::humanlike::sample::GameRecord],
+    only: Option<&str>,
+    per_player: usize,
+) -> (Vec<String>, Vec<crate::humanlike::types::SampledPosition>) {
+    use crate::humanlike::types::{SampledPosition, fen_of, uci_of};
+    use shakmaty::{Chess, Position};
+    let mut by_name: BTreeMap<String, Vec<(usize, u32)>> = BTreeMap::new();
+    for (gi, g) in games.iter().enumerate() {
+        for (ply, &n) in g.legal_counts.iter().enumerate() {
+            let name = if ply % 2 == 0 { &g.white } else { &g.black };
+            if ply < 16 || n < 2 || only.is_some_and(|o| !o.eq_ignore_ascii_case(name)) {
+                continue;
+            }
+            by_name.entry(name.clone()).or_default().push((gi, ply as u32));
+        }
+    }
+    let names: Vec<String> = by_name.keys().cloned().collect();
+    let mut out = Vec::new();
+    for (idx, plies) in by_name.values().enumerate() {
+        let take = plies.len().min(per_player);
+        for k in 0..take {
+            let (gi, ply) = plies[k * plies.len() / take];
+            let g = &games[gi];
+            let mut pos = Chess::default();
+            for &m in &g.moves[..ply as usize] {
+                pos.play_unchecked(m);
+            }
+            out.push(SampledPosition {
+                fen: fen_of(&pos),
+                human: uci_of(g.moves[ply as usize]),
+                rating: idx as u32,
+                band: 0,
+                game: gi,
+                ply,
+            });
+        }
+    }
+    (names, out)
+}
+
+fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
+    let model = load_model(&a.model)?;
+    if model.oracle != "internal" {
+        return Err(format!(
+            "{}: calibrated with oracle '{}'; `ipr pgn` scores with the internal one",
+            a.model.display(),
+            model.oracle
+        ));
+    }
+    let games = crate::humanlike::sample::read_games(&a.file)?;
+    let cut = games.iter().filter(|g| g.error.is_some()).count();
+    eprintln!("{} games read from {} ({cut} cut short by a move that did not parse)", games.len(), a.file.display());
+    let (names, positions) = pgn_positions(&games, a.player.as_deref(), a.per_player);
+    if positions.is_empty() {
+        return Err(match &a.player {
+            Some(p) => format!("no positions of a player named '{p}' after move 8"),
+            None => "no positions after move 8".into(),
+        });
+    }
+    let internal = crate::humanlike::oracle::OracleKind::Internal;
+    crate::humanlike::oracle::run(&positions, &a.cache, model.depth, &internal, a.jobs)?;
+    // Only the positions of this run, at the model's depth: the cache may hold others.
+    let wanted: std::collections::HashMap<String, u32> = positions.iter().map(|p| (p.key(), p.rating)).collect();
+    let ref_path = a.reference.clone().unwrap_or_else(|| PathBuf::from(&model.reference.path));
+    let (refs, _, _) = decisions_of(&ref_path, 0, 1, 0, model.shallow_split)?;
+    let ref_refs: Vec<&Decision> = refs.iter().collect();
+    let mut searcher = if model.shallow_split { Some(crate::search::Searcher::new(1)) } else { None };
+    let mut per: BTreeMap<u32, Vec<Decision>> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    for p in load_oracle(&a.cache)? {
+        let Some(&who) = wanted.get(&p.pos.key()) else { continue };
+        if p.depth != model.depth || !seen.insert((who, p.pos.game, p.pos.ply)) {
+            continue;
+        }
+        if let Some(mut d) = Decision::from_position(&p, 0) {
+            if let Some(s) = searcher.as_mut() {
+                d.mark_shallow(&p, s)?;
+            }
+            per.entry(who).or_default().push(d);
+        }
+    }
+    let mut rows = Vec::new();
+    println!("player                      decisions  games  mean loss     ASE     Elo  95 % interval");
+    for (idx, ds) in &per {
+        let refs: Vec<&Decision> = ds.iter().collect();
+        match ipr::rate(&names[*idx as usize], &refs, &ref_refs, &model, a.bootstrap, a.seed) {
+            Ok(r) => {
+                println!(
+                    "{:<27} {:>9}  {:>5}  {:>9.1}  {:>6.4}  {:>6.0}  [{:.0}, {:.0}]",
+                    r.group, r.decisions, r.games, r.mean_loss, r.ase, r.elo, r.elo_lo, r.elo_hi
+                );
+                rows.push(r);
+            }
+            Err(e) => eprintln!("skipped: {e}"),
+        }
+    }
+    if let Some(path) = &a.csv {
+        let mut out = String::from("player,decisions,games,mean_loss,ase,elo,elo_lo,elo_hi\n");
+        for r in &rows {
+            out += &format!(
+                "{},{},{},{:.2},{:.4},{:.1},{:.1},{:.1}\n",
+                r.group.replace(',', ";"),
+                r.decisions,
+                r.games,
+                r.mean_loss,
+                r.ase,
+                r.elo,
+                r.elo_lo,
+                r.elo_hi
+            );
+        }
+        std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
 fn rate(
     files: &[PathBuf],
     model_path: &Path,
@@ -309,11 +472,7 @@ fn rate(
     o: &RateOptions,
     csv: Option<&Path>,
 ) -> Result<(), String> {
-    let text = std::fs::read_to_string(model_path).map_err(|e| format!("{}: {e}", model_path.display()))?;
-    let model: IprModel = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", model_path.display()))?;
-    if model.format != ipr::MODEL_FORMAT {
-        return Err(format!("{}: format '{}', expected '{}'", model_path.display(), model.format, ipr::MODEL_FORMAT));
-    }
+    let model = load_model(model_path)?;
     let ref_path = reference.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(&model.reference.path));
     let (refs, ref_label, ref_depth) = decisions_of(&ref_path, 0, 1, 0, model.shallow_split)?;
     let ref_refs: Vec<&Decision> = refs.iter().collect();
