@@ -220,7 +220,7 @@ if rows.exists():
                for a, b in zip(eq, eq[1:]) if float(b["lower95"]) <= float(a["upper95"])]
     rising = all(float(a["equivalent"]) < float(b["equivalent"]) for a, b in zip(eq, eq[1:]))
     o1350 = next((x for x in sfp if x["elo"] == "1350"), None)
-    s1350 = next((x for x in sf if x["elo"] == "1350"), None)
+    s1350 = next((x for x in sf if o1350 and x["elo"] == "1350" and x["band"] == o1350["band"]), None)
     per_move = (f" (1350: {float(s1350['mean_loss']):.0f} cp against our {float(o1350['mean_loss']):.0f}; table above)"
                 if o1350 and s1350 else "")
     w(f"**Reading it.** In games, Stockfish's `UCI_Elo` N is a much stronger player than ours at N: {listing}. "
