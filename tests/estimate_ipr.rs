@@ -185,6 +185,10 @@ fn cli_refuses_bad_input_clearly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("ipr-model.json") || err.contains("nonexistent"), "{err}");
 
+    let out = Command::new(bin()).args(["strength", "ipr", "rate", "--bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "a usage error exits 2");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--bogus"));
+
     let dir = std::env::temp_dir().join(format!("sparring-ipr-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.jsonl");

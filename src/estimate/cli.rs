@@ -118,7 +118,11 @@ pub struct RefitCli {
 pub fn run(args: &[String]) -> ExitCode {
     let refit = args.first().map(String::as_str) == Some("refit");
     let result = if args.first().map(String::as_str) == Some("ipr") {
-        super::ipr_cli::run(&args[1..])
+        let argv = std::iter::once("sparring strength ipr".to_string()).chain(args[1..].iter().cloned());
+        match super::ipr_cli::IprCli::try_parse_from(argv) {
+            Ok(c) => super::ipr_cli::run(c),
+            Err(e) => return clap_exit(e),
+        }
     } else if refit {
         let argv = std::iter::once("sparring strength refit".to_string()).chain(args[1..].iter().cloned());
         match RefitCli::try_parse_from(argv) {

@@ -142,18 +142,8 @@ enum Group {
     All,
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let argv = std::iter::once("sparring strength ipr".to_string()).chain(args.iter().cloned());
-    let cli = match IprCli::try_parse_from(argv) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            if e.use_stderr() {
-                return Err("bad arguments".into());
-            }
-            return Ok(());
-        }
-    };
+/// Runs a parsed `sparring strength ipr` command.
+pub fn run(cli: IprCli) -> Result<(), String> {
     match cli.cmd {
         Cmd::Calibrate { oracle, reference, every, offset, consistency, strata, shallow_split, out } => {
             let opts = CalibrateOptions { every, offset, consistency, strata, shallow_split };
