@@ -58,11 +58,8 @@ enum Cmd {
         /// Oracle files (the `human` field of each position is the move that was played).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        #[arg(long, default_value = DEFAULT_MODEL)]
-        model: PathBuf,
-        /// Reference positions [default: the path recorded in the model].
-        #[arg(long)]
-        reference: Option<PathBuf>,
+        #[command(flatten)]
+        common: RatingArgs,
         #[arg(long, value_enum, default_value = "rating")]
         group: Group,
         /// Use only games with game % EVERY == OFFSET.
@@ -70,14 +67,6 @@ enum Cmd {
         every: usize,
         #[arg(long, default_value_t = 0)]
         offset: usize,
-        /// Bootstrap resamples (whole games) for the 95 % interval.
-        #[arg(long, default_value_t = 200)]
-        bootstrap: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Also write the table as CSV here.
-        #[arg(long)]
-        csv: Option<PathBuf>,
         /// Rate an engine's answers instead of the recorded moves: a JSON-lines file of
         /// {fen, game, elo, mv} (`sparring humanlike check --moves-out`, `measure --cache`); each
         /// position with an answer becomes a decision of that `elo`, the others are left out.
@@ -118,14 +107,24 @@ struct PgnArgs {
     /// Oracle workers.
     #[arg(short, long, default_value_t = 1)]
     jobs: usize,
+    #[command(flatten)]
+    common: RatingArgs,
+}
+
+/// Options every rating command shares.
+#[derive(clap::Args, Debug)]
+struct RatingArgs {
     #[arg(long, default_value = DEFAULT_MODEL)]
     model: PathBuf,
+    /// Reference positions [default: the path recorded in the model].
     #[arg(long)]
     reference: Option<PathBuf>,
+    /// Bootstrap resamples (whole games) for the 95 % interval.
     #[arg(long, default_value_t = 200)]
     bootstrap: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also write the table as CSV here.
     #[arg(long)]
     csv: Option<PathBuf>,
 }
@@ -150,9 +149,8 @@ pub fn run(cli: IprCli) -> Result<(), String> {
             calibrate(&oracle, reference.as_deref(), &opts, &out)
         }
         Cmd::Pgn(a) => rate_pgn(&a),
-        Cmd::Rate { files, model, reference, group, every, offset, bootstrap, seed, csv, moves, elo } => {
-            let opts = RateOptions { group, every, offset, bootstrap, seed, moves, elo };
-            rate(&files, &model, reference.as_deref(), &opts, csv.as_deref())
+        Cmd::Rate { files, common, group, every, offset, moves, elo } => {
+            rate(&files, &common, &RateOptions { group, every, offset, moves, elo })
         }
     }
 }
@@ -161,8 +159,6 @@ struct RateOptions {
     group: Group,
     every: usize,
     offset: usize,
-    bootstrap: usize,
-    seed: u64,
     moves: Option<PathBuf>,
     elo: Option<u32>,
 }
@@ -380,11 +376,12 @@ fn pgn_positions(
 }
 
 fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
-    let model = load_model(&a.model)?;
+    let c = &a.common;
+    let model = load_model(&c.model)?;
     if model.oracle != "internal" {
         return Err(format!(
             "{}: calibrated with oracle '{}'; `ipr pgn` scores with the internal one",
-            a.model.display(),
+            c.model.display(),
             model.oracle
         ));
     }
@@ -402,8 +399,7 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     crate::humanlike::oracle::run(&positions, &a.cache, model.depth, &internal, a.jobs)?;
     // Only the positions of this run, at the model's depth: the cache may hold others.
     let wanted: std::collections::HashMap<String, u32> = positions.iter().map(|p| (p.key(), p.rating)).collect();
-    let ref_path = a.reference.clone().unwrap_or_else(|| PathBuf::from(&model.reference.path));
-    let (refs, _, _) = decisions_of(&ref_path, 0, 1, 0, model.shallow_split)?;
+    let (refs, _, _) = load_reference(&model, c.reference.as_deref())?;
     let ref_refs: Vec<&Decision> = refs.iter().collect();
     let mut searcher = if model.shallow_split { Some(crate::search::Searcher::new(1)) } else { None };
     let mut per: BTreeMap<u32, Vec<Decision>> = BTreeMap::new();
@@ -424,7 +420,7 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     println!("player                      decisions  games  mean loss     ASE     Elo  95 % interval");
     for (idx, ds) in &per {
         let refs: Vec<&Decision> = ds.iter().collect();
-        match ipr::rate(&names[*idx as usize], &refs, &ref_refs, &model, a.bootstrap, a.seed) {
+        match ipr::rate(&names[*idx as usize], &refs, &ref_refs, &model, c.bootstrap, c.seed) {
             Ok(r) => {
                 println!(
                     "{:<27} {:>9}  {:>5}  {:>9.1}  {:>6.4}  {:>6.0}  [{:.0}, {:.0}]",
@@ -435,7 +431,7 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
             Err(e) => eprintln!("skipped: {e}"),
         }
     }
-    if let Some(path) = &a.csv {
+    if let Some(path) = &c.csv {
         let mut out = String::from("player,decisions,games,mean_loss,ase,elo,elo_lo,elo_hi\n");
         for r in &rows {
             out += &format!(
@@ -455,16 +451,11 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn rate(
-    files: &[PathBuf],
-    model_path: &Path,
-    reference: Option<&Path>,
-    o: &RateOptions,
-    csv: Option<&Path>,
-) -> Result<(), String> {
-    let model = load_model(model_path)?;
+/// The reference decisions for `model` (the path it records unless overridden), with a warning
+/// when they are not the ones it was calibrated on. Also returns their oracle label and depth.
+fn load_reference(model: &IprModel, reference: Option<&Path>) -> Result<(Vec<Decision>, String, i32), String> {
     let ref_path = reference.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(&model.reference.path));
-    let (refs, ref_label, ref_depth) = decisions_of(&ref_path, 0, 1, 0, model.shallow_split)?;
+    let (refs, label, depth) = decisions_of(&ref_path, 0, 1, 0, model.shallow_split)?;
     let ref_refs: Vec<&Decision> = refs.iter().collect();
     if refs.len() != model.reference.decisions || ipr::checksum(&ref_refs) != model.reference.checksum {
         eprintln!(
@@ -475,6 +466,13 @@ fn rate(
             model.reference.decisions
         );
     }
+    Ok((refs, label, depth))
+}
+
+fn rate(files: &[PathBuf], c: &RatingArgs, o: &RateOptions) -> Result<(), String> {
+    let model = load_model(&c.model)?;
+    let (refs, ref_label, ref_depth) = load_reference(&model, c.reference.as_deref())?;
+    let ref_refs: Vec<&Decision> = refs.iter().collect();
     let mut all = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let (ds, label, depth) =
@@ -506,7 +504,7 @@ fn rate(
     print!("group            decisions  games  recorded  mean loss     ASE     Elo  95 % interval  ");
     println!("{}", labels.iter().map(|l| format!("  [{l}] Elo ± sd (n)")).collect::<String>());
     for ((_, name), ds) in &groups {
-        match ipr::rate(name, ds, &ref_refs, &model, o.bootstrap, o.seed) {
+        match ipr::rate(name, ds, &ref_refs, &model, c.bootstrap, c.seed) {
             Ok(r) => {
                 print!(
                     "{:<16} {:>9}  {:>5}  {:>8.0}  {:>9.1}  {:>6.4}  {:>6.0}  [{:.0}, {:.0}]",
@@ -521,7 +519,7 @@ fn rate(
             Err(e) => eprintln!("skipped: {e}"),
         }
     }
-    if let Some(path) = csv {
+    if let Some(path) = &c.csv {
         let mut out = String::from("group,decisions,games,recorded,mean_loss,ase,elo,elo_lo,elo_hi");
         for l in &labels {
             out += &format!(",elo_{l},sd_{l},n_{l}");
