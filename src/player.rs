@@ -131,9 +131,10 @@ impl Player {
         if self.avatar.is_neutral() { base } else { format!("{base}; avatar {}", self.avatar.describe()) }
     }
 
-    /// Decides a move for a weak (budgeted or random) setting. `weak` is the dedicated searcher;
-    /// it is cleared first so the decision depends only on the setting, the seed and the position.
-    pub fn decide_weak(
+    /// The search a weak (budgeted) setting's choice is made from: its node budget (or, drawn from
+    /// the seeded `depth` stream, its occasional deeper look) from a cleared table, every root move
+    /// scored when the setting chooses among them. [`Player::decide_weak`] is this plus the policy.
+    pub fn search_weak(
         &self,
         weak: &mut Searcher,
         tablebases: Option<Arc<Tablebases>>,
@@ -141,24 +142,8 @@ impl Player {
         go: &Limits,
         match_seed: u64,
         control: &Control,
-    ) -> Decision {
+    ) -> SearchResult {
         let pos = game.pos();
-        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
-        if self.is_random() {
-            let mut rng = seed::decision_rng_for(match_seed, pos, tags::RANDOM);
-            let choice = (!legal.is_empty()).then(|| policy::random_choice(&legal, &mut rng));
-            return Decision {
-                mv: choice.as_ref().map(|c| c.mv),
-                ponder: None,
-                score: 0,
-                pv: choice.as_ref().map(|c| vec![c.mv]).unwrap_or_default(),
-                depth: 0,
-                nodes: 0,
-                kind: ChoiceKind::Random,
-                regret_cp: 0,
-                search: SearchResult::default(),
-            };
-        }
         let (mut nodes, mut depth) = self.budget();
         if let Setting::Level(l) = &self.setting
             && l.deep.p > 0.0
@@ -187,7 +172,39 @@ impl Player {
             generation: self.generation(),
             ..Default::default()
         };
-        let result = weak.search(game, &limits, control, &mut Silent as &mut dyn Reporter);
+        weak.search(game, &limits, control, &mut Silent as &mut dyn Reporter)
+    }
+
+    /// Decides a move for a weak (budgeted or random) setting. `weak` is the dedicated searcher;
+    /// it is cleared first so the decision depends only on the setting, the seed and the position.
+    pub fn decide_weak(
+        &self,
+        weak: &mut Searcher,
+        tablebases: Option<Arc<Tablebases>>,
+        game: &Game,
+        go: &Limits,
+        match_seed: u64,
+        control: &Control,
+    ) -> Decision {
+        let pos = game.pos();
+        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        if self.is_random() {
+            let mut rng = seed::decision_rng_for(match_seed, pos, tags::RANDOM);
+            let choice = (!legal.is_empty()).then(|| policy::random_choice(&legal, &mut rng));
+            return Decision {
+                mv: choice.as_ref().map(|c| c.mv),
+                ponder: None,
+                score: 0,
+                pv: choice.as_ref().map(|c| vec![c.mv]).unwrap_or_default(),
+                depth: 0,
+                nodes: 0,
+                kind: ChoiceKind::Random,
+                regret_cp: 0,
+                search: SearchResult::default(),
+            };
+        }
+        let result = self.search_weak(weak, tablebases, game, go, match_seed, control);
+        let choice_settings = self.choice();
         if result.root_moves.is_empty() {
             return Decision {
                 mv: None,
@@ -201,8 +218,13 @@ impl Player {
                 search: result,
             };
         }
+        let bias = match &self.setting {
+            Setting::Level(l) => l.prior.as_ref().map(|p| p.bonuses(pos, result.root_moves.iter().map(|r| r.mv))),
+            Setting::Profile(_) => None,
+        };
         let mut rng = seed::decision_rng_for(match_seed, pos, tags::CHOICE);
-        let Choice { mv, kind, regret_cp, .. } = policy::choose(&result.root_moves, &choice_settings, &mut rng);
+        let Choice { mv, kind, regret_cp, .. } =
+            policy::choose_biased(&result.root_moves, &choice_settings, bias.as_deref(), &mut rng);
         let rm = result.root_moves.iter().find(|r| r.mv == mv).expect("chosen among root moves");
         Decision {
             mv: Some(mv),

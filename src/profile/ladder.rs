@@ -19,10 +19,15 @@
 //! slip_min_cp = 80
 //! slip_max_cp = 900
 //! lambda = 0.8                 # optional Boltzmann λ (all points or none)
+//! deep_p = 0.5                 # optional: probability of a deeper look …
+//! deep_nodes = 20000           # … of this many nodes
+//! prior = [0.9, 0.4, …]        # optional human move prior, one weight per feature
+//!                              # (policy::prior::FEATURE_NAMES; needs lambda)
 //! ```
 
 use crate::eval::{EvalConfig, Term};
 use crate::policy::ChoiceSettings;
+use crate::policy::prior::MovePrior;
 use crate::search::Generation;
 use serde::Deserialize;
 
@@ -146,6 +151,16 @@ pub struct LadderPoint {
     pub deep_p: f64,
     #[serde(default)]
     pub deep_nodes: u64,
+    /// Human move prior weights (see [`crate::policy::prior`]): a logit bonus per move feature,
+    /// added to the Boltzmann choice. Between points it is interpolated linearly (absent = zeros).
+    #[serde(default)]
+    pub prior: Option<Vec<f64>>,
+}
+
+impl LadderPoint {
+    fn move_prior(&self) -> Option<MovePrior> {
+        self.prior.as_deref().map(|w| MovePrior::from_slice(w).expect("validated"))
+    }
 }
 
 /// The occasional deeper search of a level (see [`LadderPoint::deep_p`]).
@@ -168,6 +183,8 @@ pub struct LevelSettings {
     pub tablebases: bool,
     pub generation: Generation,
     pub deep: DeepLook,
+    /// The human move prior of the Boltzmann choice (None = plain Boltzmann).
+    pub prior: Option<MovePrior>,
 }
 
 impl LevelSettings {
@@ -193,7 +210,7 @@ impl LevelSettings {
             format!(", deeper ({} nodes) with p {:.3}", self.deep.nodes, self.deep.p)
         } else {
             String::new()
-        }
+        } + if self.prior.is_some() { ", human move prior" } else { "" }
     }
 }
 
@@ -294,6 +311,12 @@ impl Ladder {
             }
             if p.deep_p > 0.0 && p.deep_nodes <= p.nodes {
                 return Err(format!("point {}: deep_nodes must exceed nodes when deep_p > 0", p.elo));
+            }
+            if let Some(w) = &p.prior {
+                MovePrior::from_slice(w).map_err(|e| format!("point {}: {e}", p.elo))?;
+                if p.lambda.is_none() {
+                    return Err(format!("point {}: a prior needs lambda (it weights the Boltzmann choice)", p.elo));
+                }
             }
         }
         for w in self.points.windows(2) {
@@ -397,6 +420,13 @@ impl Ladder {
                 )
             }
         };
+        let prior = match self.points.get(i + 1) {
+            None => a.move_prior(),
+            Some(b) => {
+                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
+                MovePrior::lerp(a.move_prior().as_ref(), b.move_prior().as_ref(), t)
+            }
+        };
         let school = School::for_elo(elo);
         LevelSettings {
             elo,
@@ -408,6 +438,7 @@ impl Ladder {
             tablebases: elo >= self.tablebases_from_elo,
             generation: self.search_generation.and_then(Generation::from_number).unwrap_or_default(),
             deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
+            prior: prior.filter(|p| !p.is_zero()),
         }
     }
 }

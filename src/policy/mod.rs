@@ -9,6 +9,8 @@
 //! 2. then at most one of: `pick_index` over the slip candidates (a slip), `uniform_f64` for the
 //!    Boltzmann draw, or `pick_index` over the plateau / fastest mates.
 
+pub mod prior;
+
 use crate::profile::seed::{pick_index, uniform_f64};
 use crate::search::{MATE_BOUND, RootMove};
 use rand_chacha::ChaCha20Rng;
@@ -126,7 +128,8 @@ fn regret(best: i32, score: i32) -> i32 {
 ///    from an equal position ([`expected_score`]) and is not itself mated (score ≥ −`MATE_BOUND`)
 ///    → uniform among those moves (`Slip`);
 /// 5. `lambda` set → Boltzmann over the moves that are not mated, weights
-///    `exp(λ·(score − best)/100)`, one `uniform_f64` (if every move is mated: rule 6);
+///    `exp(λ·(score − best)/100)` (times `exp(bonus)` in [`choose_biased`]), one `uniform_f64`
+///    (if every move is mated: rule 6);
 /// 6. plateau → uniform among moves with regret ≤ `plateau_cp` (exact ties when the best score is a
 ///    mate score).
 ///
@@ -135,7 +138,20 @@ fn regret(best: i32, score: i32) -> i32 {
 ///
 /// Panics when `root` is empty (no legal move: the caller answers `bestmove 0000`).
 pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> Choice {
+    choose_biased(root, s, None, rng)
+}
+
+/// [`choose`] with a logit bonus per root move (same order as `root`), added to the Boltzmann
+/// weights of rule 5: `exp(λ·(score − best)/100 + bonus)`; the human move prior
+/// ([`prior::MovePrior`]). It changes only which move the Boltzmann draw lands on, never the number
+/// or kind of draws, and `None` is exactly [`choose`].
+///
+/// Panics when `root` is empty or `bias` has a different length.
+pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>, rng: &mut ChaCha20Rng) -> Choice {
     assert!(!root.is_empty(), "choose() needs at least one legal move");
+    if let Some(b) = bias {
+        assert_eq!(b.len(), root.len(), "one bias per root move");
+    }
     let u = uniform_f64(rng);
     if root.len() == 1 {
         return Choice { mv: root[0].mv, kind: ChoiceKind::Forced, regret_cp: 0, candidates: 1 };
@@ -161,13 +177,7 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
         // A slip must also cost winning chances: at least what `slip_min_cp` costs from an equal
         // position. So in a decided position (say +9 with the queen against a bare king) wandering
         // moves are not slips: people of every level make progress there, slowly, and still win.
-        let min_score_loss = expected_score(s.slip_min_cp.max(1)) - 0.5;
-        let gate: Vec<&RootMove> = root
-            .iter()
-            .filter(|r| !is_mated(r.score))
-            .filter(|r| (s.slip_min_cp.max(1)..=s.slip_max_cp).contains(&regret(best, r.score)))
-            .filter(|r| expected_score(best) - expected_score(r.score) >= min_score_loss)
-            .collect();
+        let gate: Vec<&RootMove> = slip_gate(root, s).into_iter().map(|i| &root[i]).collect();
         if !gate.is_empty() {
             let i = pick_index(rng, gate.len());
             return Choice {
@@ -180,10 +190,18 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
     }
 
     if let Some(lambda) = s.lambda {
-        let alive: Vec<&RootMove> = root.iter().filter(|r| !is_mated(r.score)).collect();
+        let alive: Vec<(usize, &RootMove)> = root.iter().enumerate().filter(|(_, r)| !is_mated(r.score)).collect();
         if !alive.is_empty() {
-            // Relative to the best, so every weight is in (0, 1] and the best one is exactly 1.
-            let weights: Vec<f64> = alive.iter().map(|r| (lambda * f64::from(r.score - best) / 100.0).exp()).collect();
+            let weights: Vec<f64> = match bias {
+                // Relative to the best, so every weight is in (0, 1] and the best one is exactly 1.
+                None => alive.iter().map(|(_, r)| (lambda * f64::from(r.score - best) / 100.0).exp()).collect(),
+                Some(b) => {
+                    let logits: Vec<f64> =
+                        alive.iter().map(|&(i, r)| lambda * f64::from(r.score - best) / 100.0 + b[i]).collect();
+                    let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    logits.iter().map(|l| (l - top).exp()).collect()
+                }
+            };
             let total: f64 = weights.iter().sum();
             let x = uniform_f64(rng) * total;
             let mut acc = 0.0;
@@ -199,10 +217,11 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
             while weights[idx] == 0.0 {
                 idx -= 1;
             }
+            let chosen = alive[idx].1;
             return Choice {
-                mv: alive[idx].mv,
+                mv: chosen.mv,
                 kind: ChoiceKind::Boltzmann,
-                regret_cp: regret(best, alive[idx].score),
+                regret_cp: regret(best, chosen.score),
                 candidates: alive.len(),
             };
         }
@@ -211,6 +230,25 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
     let width = if best.abs() > MATE_BOUND { 0 } else { s.plateau_cp.max(0) };
     let plateau: Vec<&RootMove> = root.iter().filter(|r| regret(best, r.score) <= width).collect();
     pick_from(plateau, rng, ChoiceKind::Plateau)
+}
+
+/// Indices (into `root`) of the moves a slip may play: regret in `[max(1, slip_min_cp),
+/// slip_max_cp]`, costing at least as much expected score as `slip_min_cp` costs from an equal
+/// position, not mated (rule 4 of [`choose`]; the caller handles the found-mate case first).
+pub fn slip_gate(root: &[RootMove], s: &ChoiceSettings) -> Vec<usize> {
+    let Some(best) = root.iter().map(|r| r.score).max() else { return Vec::new() };
+    let min_score_loss = expected_score(s.slip_min_cp.max(1)) - 0.5;
+    (0..root.len())
+        .filter(|&i| !is_mated(root[i].score))
+        .filter(|&i| (s.slip_min_cp.max(1)..=s.slip_max_cp).contains(&regret(best, root[i].score)))
+        .filter(|&i| expected_score(best) - expected_score(root[i].score) >= min_score_loss)
+        .collect()
+}
+
+/// Whether a root score is a mate against the side to move (or unscored): never chosen by the
+/// Boltzmann rule.
+pub fn is_mated_score(score: i32) -> bool {
+    is_mated(score)
 }
 
 /// Expected score (0..1) of a centipawn evaluation, for slip gating: the logistic curve
