@@ -5,6 +5,7 @@
 
 use crate::board::Game;
 use crate::eval::EvalConfig;
+use crate::policy::prior::Glance;
 use crate::policy::{self, Choice, ChoiceKind, ChoiceSettings};
 use crate::profile::seed::{self, tags};
 use crate::profile::{Avatar, LevelSettings, Profile};
@@ -203,6 +204,14 @@ impl Player {
                 search: SearchResult::default(),
             };
         }
+        // The glance (a shallow search of its own, from a cleared table) comes first, so the main
+        // search below starts from a cleared table as before.
+        let glance = match &self.setting {
+            Setting::Level(l) if l.prior.is_some() => {
+                Some(Glance::take(weak, game, &self.eval_config(), self.generation()))
+            }
+            _ => None,
+        };
         let result = self.search_weak(weak, tablebases, game, go, match_seed, control);
         let choice_settings = self.choice();
         if result.root_moves.is_empty() {
@@ -218,9 +227,11 @@ impl Player {
                 search: result,
             };
         }
-        let bias = match &self.setting {
-            Setting::Level(l) => l.prior.as_ref().map(|p| p.bonuses(pos, result.root_moves.iter().map(|r| r.mv))),
-            Setting::Profile(_) => None,
+        let bias = match (&self.setting, &glance) {
+            (Setting::Level(l), Some(g)) => {
+                l.prior.as_ref().map(|p| p.bonuses(pos, result.root_moves.iter().map(|r| r.mv), g))
+            }
+            _ => None,
         };
         let mut rng = seed::decision_rng_for(match_seed, pos, tags::CHOICE);
         let Choice { mv, kind, regret_cp, .. } =

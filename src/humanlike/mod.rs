@@ -15,6 +15,7 @@
 pub mod engine;
 pub mod fit;
 pub mod oracle;
+pub mod prior_fit;
 pub mod report;
 pub mod sample;
 pub mod stats;
@@ -151,6 +152,23 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
     },
+    /// Fit a ladder point's human move prior on its band's positions (prints the ladder lines).
+    PriorFit {
+        #[arg(long)]
+        oracle: PathBuf,
+        #[arg(long, default_value = "profiles/ladder.toml")]
+        ladder: PathBuf,
+        /// BAND:ELO pairs, e.g. 1800:1900 2000:2100.
+        #[arg(long, num_args = 1.., required = true)]
+        points: Vec<String>,
+        /// L2 penalty on the weights (per weight, in units of the match rate).
+        #[arg(long, default_value_t = 0.003)]
+        l2: f64,
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        #[arg(long, default_value = "bench/results/humanlike-prior-fit.csv")]
+        csv_out: PathBuf,
+    },
     /// Measure a ladder file's points against the humans of their bands, in process.
     Check {
         #[arg(long)]
@@ -199,15 +217,29 @@ pub fn main(args: &[String]) -> ExitCode {
     }
 }
 
+/// `BAND:ELO` pairs of `--points`.
+fn parse_points(points: &[String]) -> Result<Vec<(u32, i32)>, String> {
+    points
+        .iter()
+        .map(|p| {
+            let parsed = p.split_once(':').and_then(|(b, e)| Some((b.parse().ok()?, e.parse().ok()?)));
+            parsed.ok_or_else(|| format!("--points '{p}': expected BAND:ELO"))
+        })
+        .collect()
+}
+
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
         Cmd::Check { oracle, ladder, points, skip_first, out, moves_out } => {
-            let mut pairs = Vec::new();
-            for p in &points {
-                let parsed = p.split_once(':').and_then(|(b, e)| Some((b.parse().ok()?, e.parse().ok()?)));
-                pairs.push(parsed.ok_or_else(|| format!("--points '{p}': expected BAND:ELO"))?);
-            }
+            let pairs = parse_points(&points)?;
             fit::check(&oracle, &ladder, &pairs, skip_first, &out, moves_out.as_deref())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::PriorFit { oracle, ladder, points, l2, jobs, csv_out } => {
+            if !(l2.is_finite() && l2 >= 0.0) {
+                return Err(format!("--l2 {l2} must be a number >= 0"));
+            }
+            prior_fit::run(&oracle, &ladder, &parse_points(&points)?, l2, jobs, &csv_out)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Fit { oracle, per_band, version, ladder_out, csv_out, jobs } => {

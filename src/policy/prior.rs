@@ -7,15 +7,26 @@
 //! people's moves by `sparring humanlike prior-fit` (conditional logit, maximum likelihood with an
 //! L2 penalty) and frozen in the ladder file.
 //!
-//! Every feature is a function of the position before the move and the move alone (no history),
-//! so a decision still depends only on the setting, the seed and the position. The order of
+//! Two features come from a glance: a shallow search ([`GLANCE_DEPTH`], every root move scored,
+//! from a cleared table) — whether the move looks best at a glance, and how much worse than that it
+//! looks. Everything else is a function of the position before the move and the move alone (no
+//! history), so a decision still depends only on the setting, the seed and the position. The order of
 //! [`FEATURE_NAMES`] is the order of the weights in the ladder file; changing a feature's meaning
 //! changes what a frozen ladder plays, so it needs a new ladder version.
 
+use crate::board::Game;
+use crate::eval::EvalConfig;
+use crate::search::{Control, Generation, Limits, MATE_BOUND, Searcher, Silent};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 /// Number of move features.
-pub const FEATURES: usize = 18;
+pub const FEATURES: usize = 20;
+/// Depth of the glance (a quiescence search follows it, so captures are resolved).
+pub const GLANCE_DEPTH: i32 = 1;
+/// Node cap of the glance (it never needs it in a normal position).
+pub const GLANCE_NODES: u64 = 20_000;
+/// A glance loss is capped here (cp).
+pub const GLANCE_CAP_CP: i32 = 300;
 
 /// The features, in the order of the weights.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -37,6 +48,8 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "capture_into_attack",
     "to_defended",
     "mover_attacked_by_lesser",
+    "glance_best",
+    "glance_loss",
 ];
 
 /// Largest |weight| a ladder file may give (a logit bonus of e^10 already overrides any score gap a
@@ -62,9 +75,49 @@ fn destination(m: Move, us: Color) -> Square {
     }
 }
 
+/// What a shallow search makes of every root move.
+#[derive(Clone, Debug, Default)]
+pub struct Glance {
+    scores: Vec<(Move, i32)>,
+    best: i32,
+}
+
+impl Glance {
+    /// Searches `game` to [`GLANCE_DEPTH`] with every root move scored, from a cleared table.
+    pub fn take(weak: &mut Searcher, game: &Game, eval: &EvalConfig, generation: Generation) -> Glance {
+        weak.clear();
+        weak.eval = eval.clone();
+        weak.tablebases = None;
+        let limits = Limits {
+            depth: Some(GLANCE_DEPTH),
+            nodes: Some(GLANCE_NODES),
+            multipv: usize::MAX,
+            min_depth: 1,
+            generation,
+            ..Default::default()
+        };
+        let res = weak.search(game, &limits, &Control::default(), &mut Silent);
+        let scores: Vec<(Move, i32)> = res.root_moves.iter().map(|r| (r.mv, r.score)).collect();
+        let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
+        Glance { scores, best }
+    }
+
+    /// How much worse than the best `m` looks, in pawns, capped ([`GLANCE_CAP_CP`]); a move the
+    /// glance did not score counts as capped.
+    pub fn loss(&self, m: Move) -> f64 {
+        let cp = match self.scores.iter().find(|&&(x, _)| x == m) {
+            Some(&(_, s)) if self.best.abs() < MATE_BOUND && s.abs() < MATE_BOUND => (self.best - s).max(0),
+            Some(&(_, s)) if s == self.best => 0,
+            _ => GLANCE_CAP_CP,
+        };
+        f64::from(cp.min(GLANCE_CAP_CP)) / 100.0
+    }
+}
+
 /// The features of `m` (legal in `pos`), in [`FEATURE_NAMES`] order. Values are 0/1 except
-/// `victim_value` (captured piece's value / 9) and `forward` (ranks gained, clamped to ±2, / 2).
-pub fn features(pos: &Chess, m: Move) -> [f64; FEATURES] {
+/// `victim_value` (captured piece's value / 9), `forward` (ranks gained, clamped to ±2, / 2) and
+/// `glance_loss` (pawns, ≤ 3).
+pub fn features(pos: &Chess, m: Move, glance: &Glance) -> [f64; FEATURES] {
     let board = pos.board();
     let us = pos.turn();
     let them = !us;
@@ -112,6 +165,8 @@ pub fn features(pos: &Chess, m: Move) -> [f64; FEATURES] {
         b(capture && to_attacked),
         b(to_defended),
         b(lesser_attacker),
+        b(glance.loss(m) == 0.0),
+        glance.loss(m),
     ]
 }
 
@@ -138,13 +193,13 @@ impl MovePrior {
     }
 
     /// The logit bonus of one move.
-    pub fn bonus(&self, pos: &Chess, m: Move) -> f64 {
-        dot(&self.weights, &features(pos, m))
+    pub fn bonus(&self, pos: &Chess, m: Move, glance: &Glance) -> f64 {
+        dot(&self.weights, &features(pos, m, glance))
     }
 
     /// The logit bonus of each move, in order.
-    pub fn bonuses(&self, pos: &Chess, moves: impl IntoIterator<Item = Move>) -> Vec<f64> {
-        moves.into_iter().map(|m| self.bonus(pos, m)).collect()
+    pub fn bonuses(&self, pos: &Chess, moves: impl IntoIterator<Item = Move>, glance: &Glance) -> Vec<f64> {
+        moves.into_iter().map(|m| self.bonus(pos, m, glance)).collect()
     }
 
     /// Linear interpolation between two priors (a missing one counts as all zeros).

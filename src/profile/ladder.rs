@@ -342,10 +342,16 @@ impl Ladder {
             if b.slip_min_cp > a.slip_min_cp || b.slip_max_cp > a.slip_max_cp {
                 return Err(at("the slip gate must not widen upwards"));
             }
+            // A prior reweights the Boltzmann logits, so λ means something else with one: λ may drop
+            // where the prior starts, and must not decrease between points of the same kind.
             if let (Some(x), Some(y)) = (a.lambda, b.lambda)
                 && y < x
+                && a.prior.is_some() == b.prior.is_some()
             {
                 return Err(at("lambda must not decrease"));
+            }
+            if a.prior.is_some() && b.prior.is_none() {
+                return Err(at("a point without a prior cannot follow one with a prior"));
             }
         }
         Ok(())
