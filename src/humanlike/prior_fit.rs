@@ -29,7 +29,7 @@ pub const PRIOR_FIT_SEED: u64 = super::fit::FIT_SEED;
 /// Multipliers of the point's λ tried. With a prior a softer choice pays: on 1800-1999's held-out
 /// games, λ 7.5 with a prior matched the human move 1.2 points more often than λ 30 without one,
 /// λ 15 with a prior only 0.3 points more.
-pub const LAMBDA_FACTORS: [f64; 5] = [0.25, 0.33, 0.5, 0.7, 1.0];
+pub const LAMBDA_FACTORS: [f64; 7] = [0.12, 0.17, 0.25, 0.33, 0.5, 0.7, 1.0];
 /// Gradient steps of the fit, and their size (Adam).
 pub const ADAM_STEPS: usize = 400;
 pub const ADAM_RATE: f64 = 0.03;
