@@ -17,9 +17,9 @@ sf = list(csv.DictReader(open(R / "humanlike-stockfish.csv")))
 out = []
 w = out.append
 
-w("# `UCI_Elo` on the human scale: ladder v7 against people\n")
+w("# `UCI_Elo` on the human scale: ladder v8 against people\n")
 w("**What scale `UCI_Elo` is on.** `UCI_Elo` N means: *errs like FICS blitz players rated about N*. "
-  "Each ladder point (`profiles/ladder.toml`, v7) was fitted so that, on positions taken from rated "
+  "Each ladder point (`profiles/ladder.toml`, v8) was fitted so that, on positions taken from rated "
   "human games, its centipawn losses (mean and whole distribution) match those of the players of its "
   "200-point band, the way intrinsic-rating work (Regan–Haworth) measures people. Ratings are FICS "
   "blitz ratings, not FIDE. The calibrated span is 800–2400 (bands 800–999 … 2200–2399; points at the "
@@ -33,7 +33,12 @@ w("Method (reproducible): `bench/humanlike/run.sh` (positions + depth-8 internal
   "two more (1700's slip gate, 1900's node budget), v6 one (900's slip rate, 0.19 → 0.16) and v7 five "
   "(900–1700 look deeper now and then — 20 000 nodes with probability 0.5–0.6 — and choose more softly, "
   "λ 4–15, so that they err like people whether or not a depth-1 search sees the best move; "
-  "[`ipr/README.md`](ipr/README.md)) by hand, each checked with `sparring humanlike check --points BAND:ELO --ladder FILE` (header of "
+  "[`ipr/README.md`](ipr/README.md)) by hand; v8 gives the searched points 1900–2400 a human move "
+  "prior fitted by `sparring humanlike prior-fit` (20 move features, among them what a depth-1 glance "
+  "makes of the move, weight the Boltzmann choice, which becomes softer, λ 3.6–7.5; fitted on each "
+  "band's even games, held-out expected match +1.0 to +1.7 points; [`../humanlike/README.md`]"
+  "(../humanlike/README.md#human-move-prior-sparring-humanlike-prior-fit-ladder-v8), "
+  "`humanlike-prior-fit.txt`), each checked with `sparring humanlike check --points BAND:ELO --ladder FILE` (header of "
   "`profiles/ladder.toml`). The tables are `sparring humanlike check` (the real player, seed 777), "
   "this page is `bench/humanlike/ladder_report.py`. Eligible positions: not forced, best score not "
   "a mate, |eval| ≤ 600. Loss = oracle best − played, capped at 300 cp.\n")
@@ -57,7 +62,8 @@ held = list(csv.DictReader(open(R / "humanlike-ladder-heldout.csv")))
 w("### Held out: the same points on the positions the fit never used — `humanlike-ladder-heldout.csv`\n")
 w("`sparring humanlike check --skip-first 700` (the v3 fit used the first 700 eligible positions of "
   "each band; the hand changes of v4–v7 were checked on all of them, so for 900–1900, 2100 and 2400 "
-  "this is held out from the fit, not from the hand check).\n")
+  "this is held out from the fit, not from the hand check; v8's priors were fitted on the even-numbered "
+  "games of all positions of their bands, so for 1900–2300 half of these positions were seen by that fit).\n")
 w("| band | point | n | loss | humans | error | KS | match |")
 w("|---|---|---|---|---|---|---|---|")
 for r in held:

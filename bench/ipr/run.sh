@@ -6,7 +6,7 @@
 #
 # Inputs (committed): bench/humanlike/oracle.jsonl (human positions, every move scored at depth 8),
 # bench/results/selfplay/ladder-*.pgn (each ladder point against the point 200 below, 100 games),
-# bench/humanlike/moves/ladder-v7-bands.jsonl (the ladder's own answers on its band's positions).
+# bench/humanlike/moves/ladder-v$V-bands.jsonl (the ladder's own answers on its band's positions).
 # Outputs: calibration/ipr-model.json, bench/humanlike/selfplay/*.jsonl, bench/results/ipr/*.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,6 +16,7 @@ H=bench/humanlike
 S=$H/selfplay
 R=bench/results/ipr
 JOBS=${JOBS:-2}
+V=${V:-8}   # ladder version whose answers (bench/humanlike/moves/ladder-vV-bands.jsonl) are rated
 mkdir -p "$S" "$R"
 
 # 1. Calibration on every human game, and a copy fitted on even games only for the held-out check.
@@ -30,7 +31,7 @@ $BIN strength ipr rate $H/oracle.jsonl --model $R/model-even-games.json --group 
 $BIN strength ipr rate $H/oracle.jsonl --group band --csv $R/humans.csv | tee $R/humans.txt
 
 # 2. The ladder's answers on its own band's human positions (as fitted).
-$BIN strength ipr rate $H/oracle.jsonl --moves $H/moves/ladder-v7-bands.jsonl --group rating \
+$BIN strength ipr rate $H/oracle.jsonl --moves $H/moves/ladder-v$V-bands.jsonl --group rating \
     --csv $R/ladder-human-positions.csv | tee $R/ladder-human-positions.txt
 
 # 3. Self-play positions: 400 per point per game file (after move 8), every move scored by the same oracle.
@@ -55,7 +56,7 @@ done | tee $R/stockfish.txt
 $BIN strength ipr calibrate --oracle $H/oracle.jsonl --strata 1,2- --shallow-split --out $R/model-shallow-split.json > /dev/null
 $BIN strength ipr rate $H/oracle.jsonl --model $R/model-shallow-split.json --group band --bootstrap 100 \
     --csv $R/shallow-humans.csv > $R/shallow-humans.txt
-$BIN strength ipr rate $H/oracle.jsonl --moves $H/moves/ladder-v7-bands.jsonl --model $R/model-shallow-split.json \
+$BIN strength ipr rate $H/oracle.jsonl --moves $H/moves/ladder-v$V-bands.jsonl --model $R/model-shallow-split.json \
     --group rating --bootstrap 100 --csv $R/shallow-ladder-human-positions.csv > $R/shallow-ladder-human-positions.txt
 $BIN strength ipr rate $S/ladder-*.oracle.jsonl --model $R/model-shallow-split.json --group rating --bootstrap 100 \
     --csv $R/shallow-ladder-selfplay.csv > $R/shallow-ladder-selfplay.txt

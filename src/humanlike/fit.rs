@@ -303,6 +303,7 @@ pub fn check(
     skip_first: usize,
     out: &Path,
     moves_out: Option<&Path>,
+    seed: u64,
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(ladder_file).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
     let ladder = crate::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
@@ -317,13 +318,13 @@ pub fn check(
     sets.retain(|_, v| !v.is_empty());
     let mut moves = Vec::new();
     let report = if points.is_empty() {
-        verify_recording(&ladder, &sets, |band| band as i32 + 100, &mut moves)
+        verify_recording(&ladder, &sets, |band| band as i32 + 100, &mut moves, seed)
     } else {
         let mut report = String::new();
         for &(band, elo) in points {
             let one: BTreeMap<u32, Vec<OraclePosition>> =
                 sets.get(&band).map(|v| (band, v.clone())).into_iter().collect();
-            let part = verify_recording(&ladder, &one, |_| elo, &mut moves);
+            let part = verify_recording(&ladder, &one, |_| elo, &mut moves, seed);
             if report.is_empty() {
                 report = part;
             } else {
@@ -365,7 +366,7 @@ pub fn verify_at(
     sets: &BTreeMap<u32, Vec<OraclePosition>>,
     elo_of: impl Fn(u32) -> i32,
 ) -> String {
-    verify_recording(ladder, sets, elo_of, &mut Vec::new())
+    verify_recording(ladder, sets, elo_of, &mut Vec::new(), VERIFY_SEED)
 }
 
 /// `verify_at`, also appending every chosen move to `moves`.
@@ -374,6 +375,7 @@ fn verify_recording(
     sets: &BTreeMap<u32, Vec<OraclePosition>>,
     elo_of: impl Fn(u32) -> i32,
     moves: &mut Vec<CheckedMove>,
+    seed: u64,
 ) -> String {
     let mut report = String::from(
         "band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,human_top_rate,top_rate,rate50,human_rate50,rate100,human_rate100,rate300,human_rate300,scaled,human_scaled\n",
@@ -389,7 +391,7 @@ fn verify_recording(
         let stats = super::stats::measure_with(positions, |p| {
             let chess = p.chess().expect("oracle positions are legal");
             let mv = player
-                .decide_weak(&mut weak, None, &Game::new(chess), &Limits::default(), VERIFY_SEED, &control)
+                .decide_weak(&mut weak, None, &Game::new(chess), &Limits::default(), seed, &control)
                 .mv
                 .expect("a legal move");
             moves.push(CheckedMove {
@@ -434,5 +436,5 @@ fn verify_recording(
     report
 }
 
-/// Seed of the held-out check (different from the fit's).
+/// Seed of the check (different from the fit's); `check --seed` overrides it.
 pub const VERIFY_SEED: u64 = 777;

@@ -188,6 +188,9 @@ enum Cmd {
         /// comparisons with another setting's moves on the same positions.
         #[arg(long)]
         moves_out: Option<PathBuf>,
+        /// The players' match seed (their moves are drawn from it; 777 for the published tables).
+        #[arg(long, default_value_t = fit::VERIFY_SEED)]
+        seed: u64,
     },
     /// SVG plots (and a markdown table) from measure CSVs.
     Report {
@@ -230,9 +233,9 @@ fn parse_points(points: &[String]) -> Result<Vec<(u32, i32)>, String> {
 
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
-        Cmd::Check { oracle, ladder, points, skip_first, out, moves_out } => {
+        Cmd::Check { oracle, ladder, points, skip_first, out, moves_out, seed } => {
             let pairs = parse_points(&points)?;
-            fit::check(&oracle, &ladder, &pairs, skip_first, &out, moves_out.as_deref())?;
+            fit::check(&oracle, &ladder, &pairs, skip_first, &out, moves_out.as_deref(), seed)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::PriorFit { oracle, ladder, points, l2, jobs, csv_out } => {
