@@ -207,6 +207,30 @@ fn sample_oracle_measure_end_to_end() {
     let moves2 = dir.join("moves2.jsonl");
     check(&moves2);
     assert_eq!(std::fs::read_to_string(&moves).unwrap(), std::fs::read_to_string(&moves2).unwrap());
+    // `--seed 777` is the default; other seeds draw other moves for the same positions.
+    let seeded = |seed: &str, out: &Path| {
+        run(&[
+            "check",
+            "--oracle",
+            &p(&oracle),
+            "--ladder",
+            ladder,
+            "--out",
+            &p(&check_csv),
+            "--moves-out",
+            &p(out),
+            "--seed",
+            seed,
+        ])
+    };
+    let (m777, m1, m2) = (dir.join("m777.jsonl"), dir.join("m1.jsonl"), dir.join("m2.jsonl"));
+    seeded("777", &m777);
+    assert_eq!(std::fs::read_to_string(&moves).unwrap(), std::fs::read_to_string(&m777).unwrap());
+    seeded("1", &m1);
+    seeded("2", &m2);
+    let (a, b): (Vec<serde_json::Value>, Vec<serde_json::Value>) = (read_jsonl(&m1).unwrap(), read_jsonl(&m2).unwrap());
+    assert_eq!(a.len(), eligible);
+    assert!(a.iter().zip(&b).any(|(x, y)| x["mv"] != y["mv"]), "seeds 1 and 2 chose the same moves everywhere");
 
     // Report writes the plots.
     let out_dir = dir.join("report");
