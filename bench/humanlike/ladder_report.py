@@ -287,7 +287,9 @@ if rows.exists():
       + (f"; not separated (intervals overlap): {'; '.join(overlap)}" if overlap else "") + ". "
       "Earlier ladders' pairings are kept: v4's 1700 and 1900 in `sf-scale/ladder-v4/`, v6's 1500 and 1700 "
       "(v6 1500: 1309, v6 1700: 1319, 200 games each) in `sf-scale/ladder-v6/`; v7 changed 900–1700, so "
-      "1500 and 1700 were measured again. Each equivalent holds for Stockfish's settings at 5+0.05; its "
+      "1500 and 1700 were measured again; v8 changed 1900–2400, so each of them played one pairing again "
+      "(2400's was stopped at 70 games when the session ended; `bench/sf-scale.sh` completes it on a rerun), "
+      "and v7's pairings are in `sf-scale/ladder-v7/` (v7: 1900 1541, 2100 1611, 2300 1830, 2400 1841). Each equivalent holds for Stockfish's settings at 5+0.05; its "
       "skill levels are depth-limited, so longer clocks change little, but this was not measured.\n")
 else:
     w("Not measured yet.\n")
