@@ -276,8 +276,8 @@ if rows.exists():
     w(f"**Reading it.** In games, Stockfish's `UCI_Elo` N is a much stronger player than ours at N: {listing}. "
       f"Yet per move, on the same human positions, Stockfish's low settings err *more* than ours{per_move}. "
       "A likely explanation, not tested here: Stockfish (15.1, `Skill` in `search.cpp`) weakens by "
-      "choosing, once its iterative deepening reaches depth 1 + skill level (about depth 2 at `UCI_Elo` "
-      "1500 and 5 at 2100), among its best four root moves with a random push scaled by a weakness term, "
+      "choosing, once its iterative deepening reaches depth 1 + skill level (level = ((`UCI_Elo` − 1346.6) "
+      "/ 143.4)^(1/0.806): depth 1 at 1350, 2 at 1500, 6 at 1900, 8 at 2100, 11 at 2300, 12 at 2400), among its best four root moves with a random push scaled by a weakness term, "
       "and then keeps searching but plays the chosen move. Most of its moves are good and some are "
       "arbitrary, which costs cp per move but little in games; its shallow search is also stronger per "
       "ply than ours. Our points lose steadily, the way the people of their band do. If our points are "
@@ -288,7 +288,7 @@ if rows.exists():
       "Earlier ladders' pairings are kept: v4's 1700 and 1900 in `sf-scale/ladder-v4/`, v6's 1500 and 1700 "
       "(v6 1500: 1309, v6 1700: 1319, 200 games each) in `sf-scale/ladder-v6/`; v7 changed 900–1700, so "
       "1500 and 1700 were measured again; v8 changed 1900–2400, so each of them played one pairing again "
-      "(2400's was stopped at 70 games when the session ended; `bench/sf-scale.sh` completes it on a rerun), "
+      "(2400's first run was stopped at 70 games, 1845 [1767, 1923]; the full 100 games were played again), "
       "and v7's pairings are in `sf-scale/ladder-v7/` (v7: 1900 1541, 2100 1611, 2300 1830, 2400 1841). Each equivalent holds for Stockfish's settings at 5+0.05; its "
       "skill levels are depth-limited, so longer clocks change little, but this was not measured.\n")
 else:
