@@ -60,3 +60,19 @@ $BIN strength ipr rate $H/oracle.jsonl --moves $H/moves/ladder-v$V-bands.jsonl -
     --group rating --bootstrap 100 --csv $R/shallow-ladder-human-positions.csv > $R/shallow-ladder-human-positions.txt
 $BIN strength ipr rate $S/ladder-*.oracle.jsonl --model $R/model-shallow-split.json --group rating --bootstrap 100 \
     --csv $R/shallow-ladder-selfplay.csv > $R/shallow-ladder-selfplay.txt
+
+# 6. Position-set control for cross-check (a): fixed reference players (Stockfish 15.1 UCI_Elo
+# settings, the same `go movetime 50` as on the human positions) answer every self-play position;
+# how much lower the IPR rates each of them there than on the human positions is the shift that
+# bench/ipr/reference_shift.py removes from each point's self-play IPR.
+SF=/usr/games/stockfish
+[ -x $SF ] || { apt-get update -qq && apt-get install -y -qq stockfish; }
+cat $S/ladder-*-vs-*.oracle.jsonl > $S/all-selfplay.oracle.tmp
+for elo in 1500 1700 1900 2100 2300; do
+    $BIN humanlike moves --positions $S/all-selfplay.oracle.tmp --engine $SF --option UCI_LimitStrength=true \
+        --option "UCI_Elo=$elo" --go "movetime 50" --cache "$S/stockfish-$elo.moves.jsonl" --jobs "$JOBS"
+    $BIN strength ipr rate $S/ladder-*-vs-*.oracle.jsonl --moves "$S/stockfish-$elo.moves.jsonl" --group rating \
+        --csv "$R/reference-$elo-selfplay.csv" > "$R/reference-$elo-selfplay.txt"
+done
+rm -f $S/all-selfplay.oracle.tmp
+python3 bench/ipr/reference_shift.py | tee $R/selfplay-reference-shift.txt
