@@ -16,7 +16,8 @@ Inputs (written by bench/ipr/run.sh):
   bench/results/ipr/stockfish-ELO.csv             each reference on the human positions
   bench/results/ipr/reference-ELO-selfplay.csv    each reference on every point's self-play positions
 Output: bench/results/ipr/selfplay-reference-shift.csv and a markdown table on stdout.
-Usage: bench/ipr/reference_shift.py [REFERENCE_ELO ...]   (default 1500 1700 1900 2100 2300)
+Usage: bench/ipr/reference_shift.py [--dir DIR] [REFERENCE_ELO ...]   (default: bench/results/ipr,
+       1500 1700 1900 2100 2300; DIR holds the self-play inputs and gets the output)
 
 Interval of the corrected rating: the point's bootstrap sd and the shift's sd (the reference's
 two bootstrap sds, interpolated like the shift) added as if independent -- conservative, since
@@ -28,7 +29,15 @@ import sys
 from pathlib import Path
 
 R = Path(__file__).resolve().parents[2] / "bench/results/ipr"
-REFS = [int(x) for x in (sys.argv[1:] or ["1500", "1700", "1900", "2100", "2300"])]
+args = sys.argv[1:]
+# --dir D: where the self-play inputs (ladder-selfplay.csv, reference-ELO-selfplay.csv) are and the
+# output goes; the human-position ratings are always read from bench/results/ipr.
+D = R
+if "--dir" in args:
+    i = args.index("--dir")
+    D = Path(args[i + 1]).resolve()
+    del args[i : i + 2]
+REFS = [int(x) for x in (args or ["1500", "1700", "1900", "2100", "2300"])]
 
 
 def rows(path):
@@ -40,10 +49,10 @@ def sd(r):
     return (float(r["elo_hi"]) - float(r["elo_lo"])) / 3.92
 
 
-points = rows(R / "ladder-selfplay.csv")
+points = rows(D / "ladder-selfplay.csv")
 own = rows(R / "ladder-human-positions.csv")
 human = {e: next(iter(rows(R / f"stockfish-{e}.csv").values())) for e in REFS}
-selfplay = {e: rows(R / f"reference-{e}-selfplay.csv") for e in REFS}
+selfplay = {e: rows(D / f"reference-{e}-selfplay.csv") for e in REFS}
 # References ordered by their strength on the human positions.
 order = sorted(REFS, key=lambda e: float(human[e]["elo"]))
 
@@ -101,7 +110,7 @@ for g, p in points.items():
         }
     )
 
-with open(R / "selfplay-reference-shift.csv", "w", newline="") as f:
+with open(D / "selfplay-reference-shift.csv", "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=list(out[0].keys()))
     w.writeheader()
     w.writerows(out)
