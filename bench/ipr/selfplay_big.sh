@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Cross-check (a) with more decisions: up to 16 positions per side and game (instead of 400 per
-# file) for the points whose raw self-play IPR missed (1700, 1900, 2100, 2400), every move scored
-# by the same depth-8 oracle, answered by the five Stockfish references, rated and corrected by
-# bench/ipr/reference_shift.py (with the big set's files). About 40 minutes on 2 cores.
-#   JOBS=2 bench/ipr/selfplay_big.sh
+# file) of each given ladder point, from every self-play file it plays in, every move scored by
+# the same depth-8 oracle, answered by the five Stockfish references, rated and corrected by
+# bench/ipr/reference_shift.py. Files are per point (`ladder-A-vs-B.eloP.*`) and cached, so adding
+# a point costs only its own positions (~1600 per file: ~1 min of oracle and ~1.5 min per
+# reference on 2 cores).
+#   JOBS=2 bench/ipr/selfplay_big.sh [POINT ...]   (default: 1500 1700 1900 2100 2300 2400)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release --locked
@@ -12,15 +14,15 @@ S=bench/humanlike/selfplay/big
 R=bench/results/ipr/big
 JOBS=${JOBS:-2}
 mkdir -p "$S" "$R"
-# file : the players sampled from it
-for spec in "1700-vs-1500:1700" "1900-vs-1700:1900,1700" "2100-vs-1900:2100,1900" "2300-vs-2100:2100" "2400-vs-2200:2400"; do
-    n=ladder-${spec%%:*}
-    players=()
-    IFS=, read -ra elos <<< "${spec##*:}"
-    for e in "${elos[@]}"; do players+=(--player "elo$e=$e"); done
-    [ -s "$S/$n.positions.jsonl" ] || $BIN humanlike sample --pgn "bench/results/selfplay/$n.pgn" \
-        --out "$S/$n.positions.jsonl" --per-band 1600 --bands 800-2600 "${players[@]}" --seed 2
-    $BIN humanlike oracle --positions "$S/$n.positions.jsonl" --out "$S/$n.oracle.jsonl" --depth 8 --jobs "$JOBS"
+points=("$@"); [ ${#points[@]} -gt 0 ] || points=(1500 1700 1900 2100 2300 2400)
+for p in "${points[@]}"; do
+    for f in bench/results/selfplay/ladder-$p-vs-*.pgn bench/results/selfplay/ladder-*-vs-$p.pgn; do
+        [ -f "$f" ] || continue
+        n=$(basename "$f" .pgn).elo$p
+        [ -s "$S/$n.positions.jsonl" ] || $BIN humanlike sample --pgn "$f" --out "$S/$n.positions.jsonl" \
+            --per-band 1600 --bands 800-2600 --player "elo$p=$p" --seed 2
+        $BIN humanlike oracle --positions "$S/$n.positions.jsonl" --out "$S/$n.oracle.jsonl" --depth 8 --jobs "$JOBS"
+    done
 done
 $BIN strength ipr rate $S/ladder-*.oracle.jsonl --group rating --csv $R/ladder-selfplay.csv | tee $R/ladder-selfplay.txt
 SF=/usr/games/stockfish
