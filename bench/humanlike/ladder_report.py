@@ -359,8 +359,8 @@ if shift_csv.exists():
 big_csv = IP / "big" / "selfplay-reference-shift.csv"
 if big_csv.exists():
     rb = list(csv.DictReader(open(big_csv)))
-    w("With four times the decisions for the points that missed (`bench/ipr/selfplay_big.sh`, up to 16 "
-      "positions per side and game; `ipr/big/`), the references' shifts are steadier (sd about 70) and the "
+    w("With four times the decisions for 1500 (a control) and the searched points 1700–2400 (`bench/ipr/selfplay_big.sh`, up to 16 "
+      "positions per side and game; `ipr/big/`; 2200 is not a point of its own), the references' shifts are steadier (sd about 70) and the "
       "intervals half as wide:\n")
     w("| point | self-play decisions | self-play IPR [95 %] | reference(s) | shift | corrected [95 %] | set Elo inside? |")
     w("|---|---|---|---|---|---|---|")
