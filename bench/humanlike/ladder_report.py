@@ -341,10 +341,13 @@ shift_csv = IP / "selfplay-reference-shift.csv"
 if shift_csv.exists():
     rs = list(csv.DictReader(open(shift_csv)))
     w("### The same, corrected for the position set — `ipr/selfplay-reference-shift.csv`\n")
+    sh = [int(r[k]) for r in rs for k in r if k.startswith("shift_sf") and r[k] != ""]
+    sh_mean = sum(sh) / len(sh)
+    sh_sd = (sum((x - sh_mean) ** 2 for x in sh) / len(sh)) ** 0.5
     w("Fixed players rate differently on these self-play positions than on the human ones: Stockfish 15.1 at "
       "`UCI_Elo` 1500–2300 (five settings, `go movetime 50`) answered every self-play position, and their "
-      "ratings there differ from their ratings on the human positions by −59 on average, with an sd of about "
-      "130 (`bench/ipr/reference_shift.py`). Each point's self-play IPR minus the shift of a reference as "
+      f"ratings there differ from their ratings on the human positions by {sh_mean:+.0f} on average, with an sd "
+      f"of {sh_sd:.0f} (`bench/ipr/reference_shift.py`). Each point's self-play IPR minus the shift of a reference as "
       "strong as the point is on the human positions:\n")
     w("| point | self-play IPR | reference(s) | shift | corrected [95 %] | set Elo inside? |")
     w("|---|---|---|---|---|---|")
