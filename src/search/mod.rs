@@ -59,12 +59,17 @@ pub enum Generation {
     /// V3's search with the tuned evaluation values (`eval::ParamSet::Tuned`, fitted by
     /// `sparring tune --values`); V1-V3 evaluate with the classic values.
     V4,
+    /// V4's search and values with front-loaded time management: without `movestogo` the clock is
+    /// shared over `FRONT_LOADED_MOVES_TO_GO` moves instead of `DEFAULT_MOVES_TO_GO`, so the
+    /// opening and middlegame, where games against Stockfish are lost, get more time. Fixed-depth
+    /// and node-limited searches (and `bench`) are identical to V4's.
+    V5,
 }
 
 impl Generation {
     /// The newest generation: what full-strength play and `bench` run.
-    pub const LATEST: Generation = Generation::V4;
-    pub const ALL: [Generation; 4] = [Generation::V1, Generation::V2, Generation::V3, Generation::V4];
+    pub const LATEST: Generation = Generation::V5;
+    pub const ALL: [Generation; 5] = [Generation::V1, Generation::V2, Generation::V3, Generation::V4, Generation::V5];
 
     pub fn number(self) -> u32 {
         match self {
@@ -72,6 +77,7 @@ impl Generation {
             Generation::V2 => 2,
             Generation::V3 => 3,
             Generation::V4 => 4,
+            Generation::V5 => 5,
         }
     }
 

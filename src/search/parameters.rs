@@ -56,6 +56,8 @@ pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
 /// Time management.
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Generation 5: the clock (less overhead) is shared over this many moves when `movestogo` is absent.
+pub const FRONT_LOADED_MOVES_TO_GO: u32 = 16;
 pub const MAX_MOVES_TO_GO: u32 = 50;
 pub const HARD_LIMIT_FACTOR: u32 = 4;
 /// Never plan to spend more than this fraction (percent) of the remaining clock on one move.

@@ -23,7 +23,9 @@ impl TimeManager {
         }
         if let Some(time) = limits.time {
             let avail = time.saturating_sub(overhead).max(Duration::from_millis(1));
-            let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
+            let default_mtg =
+                if limits.generation >= super::Generation::V5 { FRONT_LOADED_MOVES_TO_GO } else { DEFAULT_MOVES_TO_GO };
+            let mtg = limits.movestogo.unwrap_or(default_mtg).clamp(1, MAX_MOVES_TO_GO);
             let share = avail / mtg + limits.inc * 3 / 4;
             let cap = avail * MAX_TIME_FRACTION / 100;
             let soft = share.min(cap).max(Duration::from_millis(1));
@@ -52,5 +54,50 @@ impl TimeManager {
     /// is unstable and shrinks it when it is settled.
     pub fn soft_expired(&self, scale: u32) -> bool {
         self.soft.is_some_and(|s| self.start.elapsed() >= s * scale / 100)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Generation;
+
+    fn limits(generation: Generation, movestogo: Option<u32>) -> Limits {
+        Limits {
+            time: Some(Duration::from_millis(10_000)),
+            inc: Duration::from_millis(100),
+            movestogo,
+            generation,
+            ..Default::default()
+        }
+    }
+
+    fn soft_ms(l: &Limits) -> u128 {
+        TimeManager::new(l, Duration::from_millis(30)).soft.unwrap().as_millis()
+    }
+
+    #[test]
+    fn older_generations_share_the_clock_over_thirty_moves() {
+        // 9 970 ms / 30 + 75 ms.
+        for g in [Generation::V1, Generation::V4] {
+            assert_eq!(soft_ms(&limits(g, None)), 407, "{g:?}");
+        }
+    }
+
+    #[test]
+    fn generation_5_front_loads_without_movestogo() {
+        // 9 970 ms / 16 + 75 ms.
+        assert_eq!(soft_ms(&limits(Generation::V5, None)), 698);
+        let tm = TimeManager::new(&limits(Generation::V5, None), Duration::from_millis(30));
+        assert_eq!(tm.hard.unwrap().as_millis(), 4 * 698);
+        // An explicit movestogo is honoured the same way by every generation.
+        assert_eq!(soft_ms(&limits(Generation::V5, Some(10))), soft_ms(&limits(Generation::V1, Some(10))));
+    }
+
+    #[test]
+    fn movetime_is_exact_less_overhead() {
+        let l = Limits { movetime: Some(Duration::from_millis(500)), generation: Generation::V5, ..Default::default() };
+        let tm = TimeManager::new(&l, Duration::from_millis(30));
+        assert_eq!((tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis()), (470, 470));
     }
 }
