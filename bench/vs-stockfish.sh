@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Full-strength sparring vs Debian's Stockfish 15.1 with UCI_LimitStrength at a given UCI_Elo,
 # 10+0.1, varied openings from 8moves_v3.pgn (issue 2 target: >= 50 % against UCI_Elo 2400).
-# Usage: [OUT=path-prefix] [CONCURRENCY=n] bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
+# Usage: [OUT=path-prefix] [CONCURRENCY=n] [THREADS=n] bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
+# THREADS (default 1) is given to both engines; with THREADS > 1 use CONCURRENCY=1 on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 elo=${1:-2400}; pairs=${2:-50}
@@ -13,6 +14,6 @@ rm -f "$out.pgn"  # -pgnout appends
 ./target/release/sparring match \
   -engine cmd="$bin" name=sparring \
   -engine cmd=/usr/games/stockfish name="stockfish-$elo" option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
-  -each tc=10+0.1 option.Hash=16 -games 2 -rounds "$pairs" -repeat -concurrency "${CONCURRENCY:-1}" \
+  -each tc=10+0.1 option.Hash=16 option.Threads="${THREADS:-1}" -games 2 -rounds "$pairs" -repeat -concurrency "${CONCURRENCY:-1}" \
   -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
   -srand 2026 -pgnout "$out.pgn" -jsonout "$out.json" -progress lines | tee "$out.txt" | tail -15

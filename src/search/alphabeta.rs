@@ -11,8 +11,9 @@ use crate::board::Game;
 use crate::eval::{EvalConfig, evaluate};
 use crate::tablebase::{TbBound, wdl_bound, wdl_to_score};
 use shakmaty::{Color, Move, MoveList, Position, Role};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 fn lmr_table() -> &'static [[i32; 64]; 64] {
     static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
@@ -30,9 +31,13 @@ fn lmr_table() -> &'static [[i32; 64]; 64] {
 struct Worker<'a> {
     game: Game,
     eval_cfg: &'a EvalConfig,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     history: &'a mut History,
     control: &'a Control,
+    /// Nodes of the helper threads (Lazy SMP): helpers add theirs here, the main thread reports the sum.
+    helper_nodes: &'a AtomicU64,
+    /// Nodes counted but not yet added to `helper_nodes` (helpers only).
+    is_helper: bool,
     time: TimeManager,
     was_pondering: bool,
     node_limit: u64,
@@ -55,6 +60,13 @@ struct Worker<'a> {
     excluded: [Option<Move>; MAX_PLY + 4],
     /// Depth of the current iteration (bounds the extensions).
     root_depth: i32,
+}
+
+/// What one thread's iterative deepening produced.
+struct Iterated {
+    completed: Vec<RootMove>,
+    depth: i32,
+    seldepth: usize,
 }
 
 pub(super) fn run(
@@ -87,39 +99,14 @@ pub(super) fn run(
             legal = filtered;
         }
     }
-    let mut root = game.clone();
-    root.reset_depth();
-    let time = TimeManager::new(limits, s.move_overhead);
-    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..s.eval.clone() };
-    let mut w = Worker {
-        game: root,
-        eval_cfg: &eval_cfg,
-        tt: &mut s.tt,
-        history: &mut s.history,
-        control,
-        time,
-        was_pondering: control.pondering.load(Ordering::SeqCst),
-        node_limit: if limits.min_depth > 0 { u64::MAX } else { limits.nodes.unwrap_or(u64::MAX) },
-        nodes: 0,
-        seldepth: 0,
-        aborted: false,
-        pv: vec![[Move::Put { role: Role::Pawn, to: shakmaty::Square::A1 }; MAX_PLY + 1]; MAX_PLY + 1],
-        pv_len: [0; MAX_PLY + 1],
-        evals: [0; MAX_PLY + 4],
-        moves_played: [None; MAX_PLY + 4],
-        root_moves: legal.iter().map(|&mv| RootMove { mv, score: -INFINITY, pv: vec![mv], depth: 0 }).collect(),
-        pv_idx: 0,
-        tb: tb.clone(),
-        cont_hist: limits.generation >= Generation::V2,
-        singular: limits.generation >= Generation::V3,
-        excluded: [None; MAX_PLY + 4],
-        root_depth: 0,
-    };
-    if w.root_moves.is_empty() {
+    if legal.is_empty() {
         let score = if pos.is_check() { -MATE } else { 0 };
         return SearchResult { score, ..Default::default() };
     }
-    let multipv = limits.multipv.max(1).min(w.root_moves.len());
+    let mut root = game.clone();
+    root.reset_depth();
+    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..s.eval.clone() };
+    let multipv = limits.multipv.max(1).min(legal.len());
     // `go mate N` alone searches deep enough for a mate in N (with room for checks), not forever.
     let only_mate = limits.mate.is_some()
         && limits.depth.is_none()
@@ -129,96 +116,41 @@ pub(super) fn run(
         && !limits.infinite;
     let mate_depth = limits.mate.filter(|_| only_mate).map(|m| 2 * m as i32 + 4);
     let max_depth = limits.depth.or(mate_depth).unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
-    let mut completed: Vec<RootMove> = Vec::new();
-    let mut completed_depth = 0;
-    let mut completed_seldepth = 0;
-    let mut prev_best: Option<Move> = None;
-    let mut stability = 0;
 
-    for depth in 1..=max_depth {
-        w.root_depth = depth;
-        // Scores of this iteration replace the previous ones as lines complete.
-        for rm in w.root_moves.iter_mut() {
-            rm.depth = rm.depth.min(depth - 1);
-        }
-        for pv_idx in 0..multipv {
-            w.pv_idx = pv_idx;
-            w.seldepth = 0;
-            let prev = w.root_moves[pv_idx].score;
-            let (mut alpha, mut beta, mut delta) = if depth >= ASPIRATION_DEPTH && prev.abs() < MATE_BOUND {
-                (prev - ASPIRATION_WINDOW, prev + ASPIRATION_WINDOW, ASPIRATION_WINDOW)
-            } else {
-                (-INFINITY, INFINITY, INFINITY)
-            };
-            loop {
-                alpha = alpha.max(-INFINITY);
-                beta = beta.min(INFINITY);
-                let score = w.root_search(alpha, beta, depth);
-                // Stable sort keeps the order of moves that were not improved.
-                w.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
-                if w.aborted {
-                    break;
-                }
-                if score <= alpha {
-                    reporter.info(&w.info(depth, pv_idx, ScoreBound::Upper));
-                    beta = (alpha + beta) / 2;
-                    alpha = score - delta;
-                } else if score >= beta {
-                    reporter.info(&w.info(depth, pv_idx, ScoreBound::Lower));
-                    beta = score + delta;
-                } else {
-                    break;
-                }
-                delta = delta.saturating_mul(ASPIRATION_GROWTH_NUM) / ASPIRATION_GROWTH_DEN;
-            }
-            if w.aborted {
-                break;
-            }
-            w.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
-            reporter.info(&w.info(depth, pv_idx, ScoreBound::Exact));
-        }
-        if w.aborted {
-            // A move that beat the previous best within the aborted iteration is trustworthy.
-            if multipv == 1
-                && w.root_moves[0].depth == depth
-                && !completed.is_empty()
-                && w.root_moves[0].score > completed[0].score
-            {
-                completed = w.root_moves.clone();
-            }
-            break;
-        }
-        completed = w.root_moves.clone();
-        completed_depth = depth;
-        if depth >= limits.min_depth {
-            w.node_limit = limits.nodes.unwrap_or(u64::MAX);
-            if w.nodes >= w.node_limit {
-                break;
-            }
-        }
-        completed_seldepth = w.seldepth;
-
-        let best = w.root_moves[0].mv;
-        stability = if Some(best) == prev_best { (stability + 1).min(6) } else { 0 };
-        prev_best = Some(best);
-        if let (Some(m), Some(n)) = (limits.mate, mate_moves(w.root_moves[0].score))
-            && n > 0
-            && n as u32 <= m
-        {
-            break;
-        }
-        if w.root_moves.len() == 1 && w.time.soft.is_some() && depth >= 4 {
-            break;
-        }
-        let scale = [250, 170, 130, 110, 95, 85, 75][stability as usize];
-        if !w.pondering() && w.time.soft_expired(scale) {
-            break;
-        }
+    // Lazy SMP: helper threads search the same root without limits of their own, sharing only the
+    // transposition table, until the main thread is done. Node-limited searches (every weak,
+    // reproducible one) stay single-threaded, as does MultiPV.
+    let helpers = if limits.nodes.is_none() && limits.min_depth == 0 && multipv == 1 {
+        limits.threads.saturating_sub(1)
+    } else {
+        0
+    };
+    if s.helper_histories.len() < helpers {
+        s.helper_histories.resize_with(helpers, History::default);
     }
-    if completed.is_empty() {
-        // Aborted before depth 1 finished: fall back to the move ordering's first move.
-        completed = w.root_moves.clone();
-    }
+    let helper_nodes = AtomicU64::new(0);
+    let helper_control = Control::default();
+    let time = TimeManager::new(limits, s.move_overhead);
+    let tt = &s.tt;
+    let main_history = &mut s.history;
+    let helper_histories = &mut s.helper_histories[..helpers];
+    let (it, main_nodes, elapsed) = std::thread::scope(|scope| {
+        for history in helper_histories.iter_mut() {
+            let no_clock = TimeManager::new(&Limits::default(), Duration::ZERO);
+            let parts = (&root, &eval_cfg, tt, &helper_control, &helper_nodes);
+            let mut hw = Worker::new(parts, history, no_clock, &legal, tb.clone(), limits, true);
+            scope.spawn(move || {
+                hw.iterate(limits, 1, max_depth, &mut Silent);
+                hw.flush_helper_nodes();
+            });
+        }
+        let parts = (&root, &eval_cfg, tt, control, &helper_nodes);
+        let mut w = Worker::new(parts, main_history, time, &legal, tb.clone(), limits, false);
+        let it = w.iterate(limits, multipv, max_depth, reporter);
+        helper_control.stop();
+        (it, w.nodes, w.time.elapsed())
+    });
+    let mut completed = it.completed;
     // In a table position the search only sees "won" everywhere; unless it found a mate, make
     // progress by the distance to zeroing (the tables' best move among the preserving ones).
     if let Some(rp) = &root_probe
@@ -239,12 +171,156 @@ pub(super) fn run(
         best: Some(best.mv),
         ponder: best.pv.get(1).copied(),
         score: best.score,
-        depth: completed_depth.max(1),
-        seldepth: completed_seldepth as i32,
-        nodes: w.nodes,
+        depth: it.depth.max(1),
+        seldepth: it.seldepth as i32,
+        nodes: main_nodes + helper_nodes.load(Ordering::Relaxed),
         tbhits,
-        time: w.time.elapsed(),
+        time: elapsed,
         root_moves: completed.into_iter().take(multipv).collect(),
+    }
+}
+
+/// The shared parts of a worker: root position, evaluation settings, hash table, stop flags and the
+/// helpers' node counter.
+type Shared<'a> = (&'a Game, &'a EvalConfig, &'a TranspositionTable, &'a Control, &'a AtomicU64);
+
+impl<'a> Worker<'a> {
+    fn new(
+        (root, eval_cfg, tt, control, helper_nodes): Shared<'a>,
+        history: &'a mut History,
+        time: TimeManager,
+        legal: &[Move],
+        tb: Option<Arc<crate::tablebase::Tablebases>>,
+        limits: &Limits,
+        is_helper: bool,
+    ) -> Worker<'a> {
+        Worker {
+            game: root.clone(),
+            eval_cfg,
+            tt,
+            history,
+            control,
+            helper_nodes,
+            is_helper,
+            time,
+            was_pondering: control.pondering.load(Ordering::SeqCst),
+            node_limit: if limits.min_depth > 0 || is_helper { u64::MAX } else { limits.nodes.unwrap_or(u64::MAX) },
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            pv: vec![[Move::Put { role: Role::Pawn, to: shakmaty::Square::A1 }; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 4],
+            moves_played: [None; MAX_PLY + 4],
+            root_moves: legal.iter().map(|&mv| RootMove { mv, score: -INFINITY, pv: vec![mv], depth: 0 }).collect(),
+            pv_idx: 0,
+            tb,
+            cont_hist: limits.generation >= Generation::V2,
+            singular: limits.generation >= Generation::V3,
+            excluded: [None; MAX_PLY + 4],
+            root_depth: 0,
+        }
+    }
+
+    /// A helper's nodes since its last report.
+    fn flush_helper_nodes(&self) {
+        self.helper_nodes.fetch_add(self.nodes % TIME_CHECK_INTERVAL, Ordering::Relaxed);
+    }
+
+    /// Iterative deepening with aspiration windows, `multipv` lines per iteration, until a limit,
+    /// `stop`, or the time manager ends it.
+    fn iterate(&mut self, limits: &Limits, multipv: usize, max_depth: i32, reporter: &mut dyn Reporter) -> Iterated {
+        let w = self;
+        let mut completed: Vec<RootMove> = Vec::new();
+        let mut completed_depth = 0;
+        let mut completed_seldepth = 0;
+        let mut prev_best: Option<Move> = None;
+        let mut stability = 0;
+        for depth in 1..=max_depth {
+            w.root_depth = depth;
+            // Scores of this iteration replace the previous ones as lines complete.
+            for rm in w.root_moves.iter_mut() {
+                rm.depth = rm.depth.min(depth - 1);
+            }
+            for pv_idx in 0..multipv {
+                w.pv_idx = pv_idx;
+                w.seldepth = 0;
+                let prev = w.root_moves[pv_idx].score;
+                let (mut alpha, mut beta, mut delta) = if depth >= ASPIRATION_DEPTH && prev.abs() < MATE_BOUND {
+                    (prev - ASPIRATION_WINDOW, prev + ASPIRATION_WINDOW, ASPIRATION_WINDOW)
+                } else {
+                    (-INFINITY, INFINITY, INFINITY)
+                };
+                loop {
+                    alpha = alpha.max(-INFINITY);
+                    beta = beta.min(INFINITY);
+                    let score = w.root_search(alpha, beta, depth);
+                    // Stable sort keeps the order of moves that were not improved.
+                    w.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                    if w.aborted {
+                        break;
+                    }
+                    if score <= alpha {
+                        reporter.info(&w.info(depth, pv_idx, ScoreBound::Upper));
+                        beta = (alpha + beta) / 2;
+                        alpha = score - delta;
+                    } else if score >= beta {
+                        reporter.info(&w.info(depth, pv_idx, ScoreBound::Lower));
+                        beta = score + delta;
+                    } else {
+                        break;
+                    }
+                    delta = delta.saturating_mul(ASPIRATION_GROWTH_NUM) / ASPIRATION_GROWTH_DEN;
+                }
+                if w.aborted {
+                    break;
+                }
+                w.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+                reporter.info(&w.info(depth, pv_idx, ScoreBound::Exact));
+            }
+            if w.aborted {
+                // A move that beat the previous best within the aborted iteration is trustworthy.
+                if multipv == 1
+                    && w.root_moves[0].depth == depth
+                    && !completed.is_empty()
+                    && w.root_moves[0].score > completed[0].score
+                {
+                    completed = w.root_moves.clone();
+                }
+                break;
+            }
+            completed = w.root_moves.clone();
+            completed_depth = depth;
+            if depth >= limits.min_depth {
+                w.node_limit = limits.nodes.unwrap_or(u64::MAX);
+                if w.nodes >= w.node_limit {
+                    break;
+                }
+            }
+            completed_seldepth = w.seldepth;
+
+            let best = w.root_moves[0].mv;
+            stability = if Some(best) == prev_best { (stability + 1).min(6) } else { 0 };
+            prev_best = Some(best);
+            if let (Some(m), Some(n)) = (limits.mate, mate_moves(w.root_moves[0].score))
+                && n > 0
+                && n as u32 <= m
+            {
+                break;
+            }
+            if w.root_moves.len() == 1 && w.time.soft.is_some() && depth >= 4 {
+                break;
+            }
+            let scale = [250, 170, 130, 110, 95, 85, 75][stability as usize];
+            if !w.pondering() && w.time.soft_expired(scale) {
+                break;
+            }
+        }
+        if completed.is_empty() {
+            // Aborted before depth 1 finished: fall back to the move ordering's first move.
+            completed = w.root_moves.clone();
+        }
+        Iterated { completed, depth: completed_depth, seldepth: completed_seldepth }
     }
 }
 
@@ -261,7 +337,7 @@ impl Worker<'_> {
             multipv: pv_idx + 1,
             score: rm.score,
             bound,
-            nodes: self.nodes,
+            nodes: self.nodes + self.helper_nodes.load(Ordering::Relaxed),
             time: self.time.elapsed(),
             hashfull: self.tt.hashfull(),
             tbhits: self.tb.as_ref().map_or(0, |t| t.tb_hits()),
@@ -281,6 +357,9 @@ impl Worker<'_> {
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(TIME_CHECK_INTERVAL) {
+            if self.is_helper {
+                self.helper_nodes.fetch_add(TIME_CHECK_INTERVAL, Ordering::Relaxed);
+            }
             if self.control.stopped() {
                 self.aborted = true;
             } else if self.was_pondering {

@@ -112,6 +112,9 @@ pub struct Limits {
     pub min_depth: i32,
     /// Which search runs (default: the frozen V1; full-strength play asks for `Generation::LATEST`).
     pub generation: Generation,
+    /// Search threads (Lazy SMP; 0 and 1 both mean one). Only searches without a node limit and with
+    /// one PV line use helpers, so every node-budgeted (weak, reproducible) search stays single-threaded.
+    pub threads: usize,
 }
 
 /// One scored root move.
@@ -201,6 +204,8 @@ pub struct Searcher {
     pub tablebases: Option<Arc<Tablebases>>,
     tt: TranspositionTable,
     history: History,
+    /// The helper threads' histories (Lazy SMP), kept warm from one search to the next.
+    helper_histories: Vec<History>,
 }
 
 impl Searcher {
@@ -211,6 +216,7 @@ impl Searcher {
             tablebases: None,
             tt: TranspositionTable::new(hash_mb),
             history: History::default(),
+            helper_histories: Vec::new(),
         }
     }
 
@@ -223,6 +229,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
+        self.helper_histories.iter_mut().for_each(History::clear);
     }
 
     pub fn hashfull(&self) -> u32 {

@@ -76,6 +76,8 @@ pub struct Engine {
     job: Option<Job>,
     options: Vec<Opt>,
     multipv: usize,
+    /// Search threads for full-strength play (`Threads`).
+    threads: usize,
     move_overhead: Duration,
     tb_probe_limit: usize,
     /// The loaded tables (also handed to the searcher), readable while a search runs.
@@ -133,6 +135,7 @@ impl Engine {
             job: None,
             options: options::all_options(),
             multipv: 1,
+            threads: 1,
             move_overhead: Duration::from_millis(30),
             tb_probe_limit: 7,
             tablebases: None,
@@ -243,6 +246,7 @@ impl Engine {
             ("Hash", Value::Int(mb)) => self.searcher().resize_hash(mb as usize),
             ("Clear Hash", _) => self.searcher().clear(),
             ("MultiPV", Value::Int(n)) => self.multipv = n as usize,
+            ("Threads", Value::Int(n)) => self.threads = n as usize,
             ("Move Overhead", Value::Int(ms)) => self.move_overhead = Duration::from_millis(ms as u64),
             ("Ponder", Value::Bool(_)) => {}
             ("SyzygyPath", Value::Str(path)) => self.set_syzygy_path(&path),
@@ -424,6 +428,7 @@ impl Engine {
         }
         let mut limits = cmd.limits;
         limits.multipv = self.multipv;
+        limits.threads = self.threads;
         let control = Control::new();
         control.pondering.store(cmd.ponder, Ordering::SeqCst);
         let waits = limits.infinite;
@@ -525,6 +530,8 @@ fn think(
     drop(s);
     let mut weak = weak_searcher.lock().unwrap_or_else(|e| e.into_inner());
     weak.move_overhead = overhead;
+    // Weak play is reproducible: one thread, whatever `Threads` says.
+    let limits = &crate::search::Limits { threads: 1, ..limits.clone() };
     let d = player.decide_weak(&mut weak, tb, game, limits, seed, ctl);
     if let Some(mv) = d.mv {
         let pv = if d.pv.first() == Some(&mv) { d.pv.clone() } else { vec![mv] };

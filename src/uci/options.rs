@@ -80,12 +80,14 @@ impl Opt {
 }
 
 pub const HASH_MAX_MB: i64 = 65_536;
+pub const THREADS_MAX: i64 = 256;
 
 /// The core options (SPEC 1). Strength options are appended by the profile layer.
 pub fn core_options() -> Vec<Opt> {
     vec![
         Opt { name: "Hash", kind: Kind::Spin { default: 16, min: 1, max: HASH_MAX_MB } },
         Opt { name: "Clear Hash", kind: Kind::Button },
+        Opt { name: "Threads", kind: Kind::Spin { default: 1, min: 1, max: THREADS_MAX } },
         Opt { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: 256 } },
         Opt { name: "Move Overhead", kind: Kind::Spin { default: 30, min: 0, max: 5000 } },
         Opt { name: "Ponder", kind: Kind::Check { default: false } },
