@@ -2,7 +2,9 @@
 # Full-strength sparring vs Debian's Stockfish 15.1 with UCI_LimitStrength at a given UCI_Elo,
 # 10+0.1, varied openings from 8moves_v3.pgn (issue 2 target: >= 50 % against UCI_Elo 2400).
 # Usage: [OUT=path-prefix] [CONCURRENCY=n] [THREADS=n] bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
-# THREADS (default 1) is given to both engines; with THREADS > 1 use CONCURRENCY=1 on a 2-core machine.
+# THREADS (default 1) is sparring's `Threads`, SF_THREADS (default 1) Stockfish's; with more than one
+# thread use CONCURRENCY=1 on a 2-core machine. Stockfish's limited strength is not thread-independent:
+# its move is picked at a fixed depth, but helper threads fill its hash table and make that depth stronger.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 elo=${1:-2400}; pairs=${2:-50}
@@ -12,8 +14,8 @@ bin=${3:-target/release/sparring}
 out=${OUT:-bench/results/vs-stockfish-$elo}
 rm -f "$out.pgn"  # -pgnout appends
 ./target/release/sparring match \
-  -engine cmd="$bin" name=sparring \
-  -engine cmd=/usr/games/stockfish name="stockfish-$elo" option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
-  -each tc=10+0.1 option.Hash=16 option.Threads="${THREADS:-1}" -games 2 -rounds "$pairs" -repeat -concurrency "${CONCURRENCY:-1}" \
+  -engine cmd="$bin" name=sparring option.Threads="${THREADS:-1}" \
+  -engine cmd=/usr/games/stockfish name="stockfish-$elo" option.UCI_LimitStrength=true option.UCI_Elo="$elo" option.Threads="${SF_THREADS:-1}" \
+  -each tc=10+0.1 option.Hash=16 -games 2 -rounds "$pairs" -repeat -concurrency "${CONCURRENCY:-1}" \
   -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
   -srand 2026 -pgnout "$out.pgn" -jsonout "$out.json" -progress lines | tee "$out.txt" | tail -15
