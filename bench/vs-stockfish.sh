@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Full-strength sparring vs Debian's Stockfish 15.1 with UCI_LimitStrength at a given UCI_Elo,
 # 10+0.1, varied openings from 8moves_v3.pgn (issue 2 target: >= 50 % against UCI_Elo 2400).
-# Usage: [OUT=path-prefix] [CONCURRENCY=n] [THREADS=n] [START=n] bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
+# Usage: [OUT=path-prefix] [CONCURRENCY=n] [THREADS=n] [SF_THREADS=n] [START=n] [TC=base+inc] bench/vs-stockfish.sh [ELO] [GAME_PAIRS] [ENGINE_BINARY]
 # THREADS (default 1) is sparring's `Threads`, SF_THREADS (default 1) Stockfish's; with more than one
 # thread use CONCURRENCY=1 on a 2-core machine. Stockfish's limited strength is not thread-independent:
 # its move is picked at a fixed depth, but helper threads fill its hash table and make that depth stronger.
