@@ -56,6 +56,8 @@ struct Worker<'a> {
     cont_hist: bool,
     /// Singular extensions in use (generation 3 and later).
     singular: bool,
+    /// Correction and capture histories in use (generation 6 and later).
+    corrected: bool,
     /// The move a singular-extension verification search at this ply leaves out.
     excluded: [Option<Move>; MAX_PLY + 4],
     /// Depth of the current iteration (bounds the extensions).
@@ -217,6 +219,7 @@ impl<'a> Worker<'a> {
             tb,
             cont_hist: limits.generation >= Generation::V2,
             singular: limits.generation >= Generation::V3,
+            corrected: limits.generation >= Generation::V6,
             excluded: [None; MAX_PLY + 4],
             root_depth: 0,
         }
@@ -381,7 +384,7 @@ impl Worker<'_> {
             return 0;
         }
         let in_check = self.game.pos().is_check();
-        self.evals[0] = if in_check { -INFINITY } else { evaluate(self.game.pos(), self.eval_cfg) };
+        self.evals[0] = if in_check { -INFINITY } else { self.corrected_eval(evaluate(self.game.pos(), self.eval_cfg)) };
         for i in self.pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.moves_played[0] = Some(mv);
@@ -518,13 +521,15 @@ impl Worker<'_> {
             }
         }
 
-        let static_eval = if in_check {
+        // The hash keeps the raw evaluation; generation 6 corrects it by the correction history.
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(h) = hit {
             h.eval
         } else {
             evaluate(self.game.pos(), self.eval_cfg)
         };
+        let static_eval = if in_check { -INFINITY } else { self.corrected_eval(raw_eval) };
         // Refine the static evaluation with the hash score when its bound allows.
         let eval = match hit {
             Some(h) if !in_check && h.score.abs() < MATE_BOUND => match h.bound {
@@ -619,12 +624,15 @@ impl Worker<'_> {
         let killers = self.history.killers[ply];
         let counter = self.history.counter(prev);
         let ctx = self.cont_context(ply);
-        let mut picker = MovePicker::new(self.game.pos(), moves, tt_move, killers, counter, self.history, &ctx);
+        let captures = self.corrected.then_some(&*self.history);
+        let mut picker =
+            MovePicker::new(self.game.pos(), moves, tt_move, killers, counter, self.history, &ctx, captures);
 
         let orig_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried: MoveList = MoveList::new();
+        let mut noisy_tried: MoveList = MoveList::new();
         let mut searched = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
 
@@ -701,7 +709,9 @@ impl Worker<'_> {
             if self.aborted {
                 return 0;
             }
-            if !noisy {
+            if noisy {
+                noisy_tried.push(mv);
+            } else {
                 quiets_tried.push(mv);
             }
             if score > best {
@@ -713,8 +723,13 @@ impl Worker<'_> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
+                        let side = self.game.pos().turn();
                         if !noisy {
-                            self.history.update(self.game.pos().turn(), mv, &quiets_tried, depth, ply, prev, &ctx);
+                            self.history.update(side, mv, &quiets_tried, depth, ply, prev, &ctx);
+                        }
+                        if self.corrected {
+                            let best_noisy = Some(mv).filter(|_| noisy);
+                            self.history.update_captures(side, best_noisy, &noisy_tried, depth);
                         }
                         break;
                     }
@@ -735,9 +750,29 @@ impl Worker<'_> {
         };
         if excluded.is_none() {
             let code = best_move.map_or(0, encode);
-            self.tt.store(key, code, best, if in_check { 0 } else { static_eval }, depth, bound, ply);
+            self.tt.store(key, code, best, if in_check { 0 } else { raw_eval }, depth, bound, ply);
+            // Correction history: learn from scores that say more than the static evaluation did
+            // (not from noisy best moves, whose gain the evaluation cannot be expected to see).
+            if self.corrected
+                && !in_check
+                && best_move.is_none_or(|m| !is_noisy(m))
+                && best.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.history.update_correction(self.game.pos(), best - raw_eval, depth);
+            }
         }
         best
+    }
+
+    /// The static evaluation corrected by the correction history (generation 6), kept off mate scores.
+    #[inline]
+    fn corrected_eval(&self, raw: i32) -> i32 {
+        if !self.corrected {
+            return raw;
+        }
+        (raw + self.history.correction(self.game.pos())).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -762,6 +797,7 @@ impl Worker<'_> {
         }
         let mut best;
         let stand_pat;
+        let mut raw_eval = 0;
         let mut moves = self.game.pos().legal_moves();
         if in_check {
             if moves.is_empty() {
@@ -770,7 +806,8 @@ impl Worker<'_> {
             best = -INFINITY;
             stand_pat = -INFINITY;
         } else {
-            stand_pat = hit.map_or_else(|| evaluate(self.game.pos(), self.eval_cfg), |h| h.eval);
+            raw_eval = hit.map_or_else(|| evaluate(self.game.pos(), self.eval_cfg), |h| h.eval);
+            stand_pat = self.corrected_eval(raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -819,8 +856,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let se = if in_check { 0 } else { stand_pat };
-        self.tt.store(key, best_move.map_or(0, encode), best, se, 0, bound, ply);
+        self.tt.store(key, best_move.map_or(0, encode), best, raw_eval, 0, bound, ply);
         best
     }
 

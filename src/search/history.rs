@@ -1,10 +1,15 @@
 //! Quiet-move history: a butterfly table (side, from, to), continuation histories keyed by the
-//! moves one and two plies back (piece and destination of each), killers and counter moves.
+//! moves one and two plies back (piece and destination of each), killers and counter moves; from
+//! generation 6 also a capture history (piece, destination, victim) and the correction history of
+//! the static evaluation (side to move, pawn structure).
 
 use super::MAX_PLY;
 use super::movepick::encode;
-use super::parameters::{HISTORY_BONUS_MAX, HISTORY_MAX};
-use shakmaty::{Color, Move};
+use super::parameters::{
+    CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_MAX_WEIGHT, CORRECTION_SIZE, CORRECTION_WEIGHT_SCALE,
+    HISTORY_BONUS_MAX, HISTORY_MAX,
+};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 /// Number of (piece, destination) pairs: 12 coloured pieces times 64 squares.
 const PIECE_TO: usize = 12 * 64;
@@ -25,6 +30,10 @@ pub struct History {
     cont: Box<[i32]>,
     pub killers: [[u16; 2]; MAX_PLY + 4],
     counters: Box<[[u16; 64]; 64]>,
+    /// `capture[piece_to(move)][victim]`: how well a capture did (victim: pawn..queen as 0..5).
+    capture: Box<[[i32; 6]]>,
+    /// `correction[side][pawn hash]`: running mean of search score minus static evaluation.
+    correction: Box<[[i32; CORRECTION_SIZE]; 2]>,
 }
 
 impl Default for History {
@@ -34,6 +43,8 @@ impl Default for History {
             cont: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
             killers: [[0; 2]; MAX_PLY + 4],
             counters: Box::new([[0; 64]; 64]),
+            capture: vec![[0; 6]; PIECE_TO].into_boxed_slice(),
+            correction: Box::new([[0; CORRECTION_SIZE]; 2]),
         }
     }
 }
@@ -107,6 +118,42 @@ impl History {
         }
     }
 
+    /// The capture history of a noisy move (a promotion without capture counts as taking a pawn's
+    /// place: victim index 0 is shared with pawn captures, en passant included).
+    #[inline]
+    pub fn capture_score(&self, side: Color, m: Move) -> i32 {
+        self.capture[piece_to(side, m)][victim(m)]
+    }
+
+    /// Rewards the noisy move that caused a cutoff (if it was noisy) and punishes the noisy moves
+    /// tried before it.
+    pub fn update_captures(&mut self, side: Color, best: Option<Move>, tried: &[Move], depth: i32) {
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
+        if let Some(b) = best {
+            gravity(&mut self.capture[piece_to(side, b)][victim(b)], bonus);
+        }
+        for &m in tried {
+            if Some(m) != best {
+                gravity(&mut self.capture[piece_to(side, m)][victim(m)], -bonus);
+            }
+        }
+    }
+
+    /// The correction (centipawns) of a static evaluation of `pos` from the side to move's view.
+    #[inline]
+    pub fn correction(&self, pos: &Chess) -> i32 {
+        self.correction[pos.turn() as usize][pawn_index(pos)] / CORRECTION_GRAIN
+    }
+
+    /// Moves the correction of `pos` towards `diff` (search score minus raw static evaluation).
+    pub fn update_correction(&mut self, pos: &Chess, diff: i32, depth: i32) {
+        let w = (depth + 1).min(CORRECTION_MAX_WEIGHT);
+        let e = &mut self.correction[pos.turn() as usize][pawn_index(pos)];
+        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        *e = (*e * (CORRECTION_WEIGHT_SCALE - w) + target * w) / CORRECTION_WEIGHT_SCALE;
+        *e = (*e).clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
+    }
+
     fn adjust(&mut self, side: Color, m: Move, bonus: i32, ctx: &ContContext) {
         let (f, t) = squares(m);
         gravity(&mut self.butterfly[side as usize][f][t], bonus);
@@ -115,6 +162,23 @@ impl History {
             gravity(&mut self.cont[c * PIECE_TO + idx], bonus);
         }
     }
+}
+
+/// The victim index of a noisy move: pawn..queen as 0..4 (en passant and quiet promotions: 0).
+#[inline]
+fn victim(m: Move) -> usize {
+    m.capture().map_or(0, |r| r as usize - Role::Pawn as usize)
+}
+
+/// The correction-history slot of a position's pawn structure (both colours' pawn sets, mixed).
+#[inline]
+fn pawn_index(pos: &Chess) -> usize {
+    let b = pos.board();
+    let white = (b.pawns() & b.white()).0;
+    let black = (b.pawns() & b.black()).0;
+    let h = (white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .wrapping_mul(0x1656_67B1_9E37_79F9);
+    (h >> 50) as usize % CORRECTION_SIZE
 }
 
 /// Moves an entry towards the bonus's sign, saturating at `HISTORY_MAX`.

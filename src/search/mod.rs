@@ -64,12 +64,18 @@ pub enum Generation {
     /// opening and middlegame, where games against Stockfish are lost, get more time. Fixed-depth
     /// and node-limited searches (and `bench`) are identical to V4's.
     V5,
+    /// V5 plus a correction history (the static evaluation is corrected by how far searches of
+    /// positions with the same pawn structure have come out from it, per side to move) and a
+    /// capture history (captures ordered within the good and bad SEE classes by how often the
+    /// same piece capturing the same victim on the same square caused a cutoff).
+    V6,
 }
 
 impl Generation {
     /// The newest generation: what full-strength play and `bench` run.
-    pub const LATEST: Generation = Generation::V5;
-    pub const ALL: [Generation; 5] = [Generation::V1, Generation::V2, Generation::V3, Generation::V4, Generation::V5];
+    pub const LATEST: Generation = Generation::V6;
+    pub const ALL: [Generation; 6] =
+        [Generation::V1, Generation::V2, Generation::V3, Generation::V4, Generation::V5, Generation::V6];
 
     pub fn number(self) -> u32 {
         match self {
@@ -78,6 +84,7 @@ impl Generation {
             Generation::V3 => 3,
             Generation::V4 => 4,
             Generation::V5 => 5,
+            Generation::V6 => 6,
         }
     }
 

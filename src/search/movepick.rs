@@ -1,7 +1,9 @@
 //! Move ordering: hash move, good captures by MVV-LVA (SEE-checked), killers, counter move,
-//! quiet moves by history, bad captures last. Moves are picked lazily by selection.
+//! quiet moves by history, bad captures last. From generation 6 captures are ordered within their
+//! class by MVV-LVA plus a fraction of their capture history. Moves are picked lazily by selection.
 
 use super::history::{ContContext, History};
+use super::parameters::CAPTURE_HISTORY_ORDER_DIVISOR;
 use super::see::{see_ge, value};
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
@@ -44,6 +46,7 @@ impl MovePicker {
         counter: u16,
         history: &History,
         ctx: &ContContext,
+        captures: Option<&History>,
     ) -> MovePicker {
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
@@ -51,7 +54,8 @@ impl MovePicker {
             scores[i] = if code == tt_move && tt_move != 0 {
                 TT_MOVE
             } else if is_noisy(m) {
-                let mvv = mvv_lva(m);
+                let mvv = mvv_lva(m)
+                    + captures.map_or(0, |h| h.capture_score(pos.turn(), m) / CAPTURE_HISTORY_ORDER_DIVISOR);
                 if see_ge(pos, m, 0) { GOOD_NOISY + mvv } else { BAD_NOISY + mvv }
             } else if code == killers[0] {
                 KILLER_1

@@ -54,6 +54,22 @@ pub const QS_DELTA_MARGIN: i32 = 200;
 pub const HISTORY_MAX: i32 = 16_384;
 pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
+/// Capture history (generation 6): entries saturate at HISTORY_MAX like the quiet tables; within
+/// the good and bad capture classes the ordering adds entry / CAPTURE_HISTORY_ORDER_DIVISOR to
+/// MVV-LVA (at most 2048, less than one victim step of MVV-LVA, so a capture history only breaks
+/// near-ties).
+pub const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 8;
+
+/// Correction history (generation 6): per side to move and pawn-structure hash, a running average
+/// of (search score - static evaluation) in 1/CORRECTION_GRAIN centipawns. Each update weighs the
+/// new difference by min(depth + 1, CORRECTION_MAX_WEIGHT) / CORRECTION_WEIGHT_SCALE; entries are
+/// clamped to +-CORRECTION_MAX centipawns.
+pub const CORRECTION_SIZE: usize = 16_384;
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
+pub const CORRECTION_MAX_WEIGHT: i32 = 16;
+pub const CORRECTION_MAX: i32 = 64;
+
 /// Time management.
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// Generation 5: the clock (less overhead) is shared over this many moves when `movestogo` is absent.
