@@ -724,12 +724,13 @@ impl Worker<'_> {
                     }
                     if score >= beta {
                         let side = self.game.pos().turn();
+                        let bonus = History::bonus(depth, self.corrected);
                         if !noisy {
-                            self.history.update(side, mv, &quiets_tried, depth, ply, prev, &ctx);
+                            self.history.update(side, mv, &quiets_tried, bonus, ply, prev, &ctx);
                         }
                         if self.corrected {
                             let best_noisy = Some(mv).filter(|_| noisy);
-                            self.history.update_captures(side, best_noisy, &noisy_tried, depth);
+                            self.history.update_captures(side, best_noisy, &noisy_tried, bonus);
                         }
                         break;
                     }

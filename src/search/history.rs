@@ -7,7 +7,7 @@ use super::MAX_PLY;
 use super::movepick::encode;
 use super::parameters::{
     CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_MAX_WEIGHT, CORRECTION_SIZE, CORRECTION_WEIGHT_SCALE,
-    HISTORY_BONUS_MAX, HISTORY_MAX,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_V6_LINEAR, HISTORY_BONUS_V6_MAX, HISTORY_BONUS_V6_SQUARE, HISTORY_MAX,
 };
 use shakmaty::{Chess, Color, Move, Position, Role};
 
@@ -88,6 +88,18 @@ impl History {
         })
     }
 
+    /// The history bonus of a cutoff at `depth`: depth squared up to generation 5, from generation 6
+    /// the steeper `HISTORY_BONUS_V6_SQUARE * depth^2 + HISTORY_BONUS_V6_LINEAR * (depth - 1)`, so the
+    /// tables learn within a game instead of over thousands of shallow cutoffs.
+    pub fn bonus(depth: i32, steep: bool) -> i32 {
+        if steep {
+            (HISTORY_BONUS_V6_SQUARE * depth * depth + HISTORY_BONUS_V6_LINEAR * (depth - 1).max(0))
+                .min(HISTORY_BONUS_V6_MAX)
+        } else {
+            (depth * depth).min(HISTORY_BONUS_MAX)
+        }
+    }
+
     /// Rewards the quiet move that caused a cutoff and punishes the quiets tried before it.
     #[allow(clippy::too_many_arguments)]
     pub fn update(
@@ -95,12 +107,11 @@ impl History {
         side: Color,
         best: Move,
         tried: &[Move],
-        depth: i32,
+        bonus: i32,
         ply: usize,
         prev: Option<Move>,
         ctx: &ContContext,
     ) {
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         self.adjust(side, best, bonus, ctx);
         for &m in tried {
             if m != best {
@@ -127,8 +138,7 @@ impl History {
 
     /// Rewards the noisy move that caused a cutoff (if it was noisy) and punishes the noisy moves
     /// tried before it.
-    pub fn update_captures(&mut self, side: Color, best: Option<Move>, tried: &[Move], depth: i32) {
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
+    pub fn update_captures(&mut self, side: Color, best: Option<Move>, tried: &[Move], bonus: i32) {
         if let Some(b) = best {
             gravity(&mut self.capture[piece_to(side, b)][victim(b)], bonus);
         }
@@ -185,4 +195,76 @@ fn pawn_index(pos: &Chess) -> usize {
 #[inline]
 fn gravity(e: &mut i32, bonus: i32) {
     *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Square};
+
+    fn chess(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn bonuses_grow_with_depth_and_stay_capped() {
+        for steep in [false, true] {
+            let b: Vec<i32> = (1..40).map(|d| History::bonus(d, steep)).collect();
+            assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
+            assert!(*b.last().unwrap() <= HISTORY_BONUS_MAX.max(HISTORY_BONUS_V6_MAX));
+        }
+        // Generations 1-5 keep depth squared (their bench signatures depend on it).
+        assert_eq!(History::bonus(7, false), 49);
+        assert_eq!(History::bonus(3, true), 16 * 9 + 128 * 2);
+    }
+
+    #[test]
+    fn correction_moves_towards_the_search_and_is_bounded() {
+        let mut h = History::default();
+        let pos = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        assert_eq!(h.correction(&pos), 0);
+        for _ in 0..400 {
+            h.update_correction(&pos, 40, 12);
+        }
+        let c = h.correction(&pos);
+        assert!((35..=40).contains(&c), "converges on the difference: {c}");
+        for _ in 0..2000 {
+            h.update_correction(&pos, 5000, 30);
+        }
+        // Clamped (integer averaging stops a fraction of a centipawn short of the bound).
+        assert!((CORRECTION_MAX - 1..=CORRECTION_MAX).contains(&h.correction(&pos)), "{}", h.correction(&pos));
+        for _ in 0..2000 {
+            h.update_correction(&pos, -5000, 30);
+        }
+        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 1).contains(&h.correction(&pos)), "{}", h.correction(&pos));
+        // The other side to move with the same pawns has its own entry.
+        let black = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3");
+        assert_eq!(h.correction(&black), 0);
+        // A different pawn structure (almost surely another slot) is untouched.
+        let other = chess("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(h.correction(&other), 0);
+    }
+
+    #[test]
+    fn capture_history_rewards_the_cutoff_and_punishes_the_rest() {
+        let mut h = History::default();
+        let takes_queen = Move::Normal {
+            role: Role::Knight,
+            from: Square::F3,
+            capture: Some(Role::Queen),
+            to: Square::E5,
+            promotion: None,
+        };
+        let takes_pawn =
+            Move::Normal { role: Role::Bishop, from: Square::C4, capture: Some(Role::Pawn), to: Square::F7, promotion: None };
+        h.update_captures(Color::White, Some(takes_queen), &[takes_pawn, takes_queen], History::bonus(6, true));
+        assert!(h.capture_score(Color::White, takes_queen) > 0);
+        assert!(h.capture_score(Color::White, takes_pawn) < 0);
+        assert_eq!(h.capture_score(Color::Black, takes_queen), 0, "per side");
+        for _ in 0..10_000 {
+            h.update_captures(Color::White, Some(takes_queen), &[], History::bonus(20, true));
+        }
+        assert!(h.capture_score(Color::White, takes_queen) <= HISTORY_MAX);
+    }
 }

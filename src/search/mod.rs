@@ -67,7 +67,8 @@ pub enum Generation {
     /// V5 plus a correction history (the static evaluation is corrected by how far searches of
     /// positions with the same pawn structure have come out from it, per side to move) and a
     /// capture history (captures ordered within the good and bad SEE classes by how often the
-    /// same piece capturing the same victim on the same square caused a cutoff).
+    /// same piece capturing the same victim on the same square caused a cutoff), and history
+    /// bonuses that grow faster with depth (`History::bonus`).
     V6,
 }
 

@@ -53,6 +53,10 @@ pub const QS_DELTA_MARGIN: i32 = 200;
 /// History: bonus is depth^2 capped, entries saturate at HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16_384;
 pub const HISTORY_BONUS_MAX: i32 = 1_600;
+/// Generation 6: bonus = min(SQUARE * depth^2 + LINEAR * (depth - 1), V6_MAX).
+pub const HISTORY_BONUS_V6_SQUARE: i32 = 16;
+pub const HISTORY_BONUS_V6_LINEAR: i32 = 128;
+pub const HISTORY_BONUS_V6_MAX: i32 = 2_400;
 
 /// Capture history (generation 6): entries saturate at HISTORY_MAX like the quiet tables; within
 /// the good and bad capture classes the ordering adds entry / CAPTURE_HISTORY_ORDER_DIVISOR to
