@@ -384,7 +384,8 @@ impl Worker<'_> {
             return 0;
         }
         let in_check = self.game.pos().is_check();
-        self.evals[0] = if in_check { -INFINITY } else { self.corrected_eval(evaluate(self.game.pos(), self.eval_cfg)) };
+        self.evals[0] =
+            if in_check { -INFINITY } else { self.corrected_eval(evaluate(self.game.pos(), self.eval_cfg)) };
         for i in self.pv_idx..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.moves_played[0] = Some(mv);

@@ -256,8 +256,13 @@ mod tests {
             to: Square::E5,
             promotion: None,
         };
-        let takes_pawn =
-            Move::Normal { role: Role::Bishop, from: Square::C4, capture: Some(Role::Pawn), to: Square::F7, promotion: None };
+        let takes_pawn = Move::Normal {
+            role: Role::Bishop,
+            from: Square::C4,
+            capture: Some(Role::Pawn),
+            to: Square::F7,
+            promotion: None,
+        };
         h.update_captures(Color::White, Some(takes_queen), &[takes_pawn, takes_queen], History::bonus(6, true));
         assert!(h.capture_score(Color::White, takes_queen) > 0);
         assert!(h.capture_score(Color::White, takes_pawn) < 0);

@@ -54,8 +54,8 @@ impl MovePicker {
             scores[i] = if code == tt_move && tt_move != 0 {
                 TT_MOVE
             } else if is_noisy(m) {
-                let mvv = mvv_lva(m)
-                    + captures.map_or(0, |h| h.capture_score(pos.turn(), m) / CAPTURE_HISTORY_ORDER_DIVISOR);
+                let mvv =
+                    mvv_lva(m) + captures.map_or(0, |h| h.capture_score(pos.turn(), m) / CAPTURE_HISTORY_ORDER_DIVISOR);
                 if see_ge(pos, m, 0) { GOOD_NOISY + mvv } else { BAD_NOISY + mvv }
             } else if code == killers[0] {
                 KILLER_1
