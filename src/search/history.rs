@@ -30,7 +30,7 @@ pub struct History {
     cont: Box<[i32]>,
     pub killers: [[u16; 2]; MAX_PLY + 4],
     counters: Box<[[u16; 64]; 64]>,
-    /// `capture[piece_to(move)][victim]`: how well a capture did (victim: pawn..queen as 0..5).
+    /// `capture[piece_to(move)][victim]`: how well a capture did (victim: pawn..queen as 0..4).
     capture: Box<[[i32; 6]]>,
     /// `correction[side][pawn hash]`: running mean of search score minus static evaluation.
     correction: Box<[[i32; CORRECTION_SIZE]; 2]>,
