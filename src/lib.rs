@@ -11,6 +11,7 @@ pub mod humanlike;
 pub mod player;
 pub mod policy;
 pub mod profile;
+pub mod score;
 pub mod search;
 pub mod tablebase;
 pub mod uci;

@@ -1,6 +1,7 @@
 //! The engine's position: a `shakmaty::Chess` plus an incrementally updated Zobrist key and the key
 //! history needed for repetition detection. Search and perft make and unmake moves through it.
 
+pub mod notation;
 pub mod perft;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};

@@ -22,23 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tt::TranspositionTable;
 
-/// Score of a mate in 0 plies; mate in n plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
-pub const MAX_PLY: usize = 128;
-/// Scores above this (in absolute value) are mate scores.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-pub const INFINITY: i32 = MATE + 1;
-
-/// Signed moves to mate for a mate score (positive: side to move mates), `None` for a normal score.
-pub fn mate_moves(score: i32) -> Option<i32> {
-    if score > MATE_BOUND {
-        Some((MATE - score + 1) / 2)
-    } else if score < -MATE_BOUND {
-        Some(-(MATE + score) / 2)
-    } else {
-        None
-    }
-}
+pub use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
 
 /// Which version of the search runs. Every node-budgeted setting (the ladder, the weak profiles)
 /// and every measuring instrument (the human-likeness and estimator oracles) was calibrated on one
