@@ -13,5 +13,7 @@ pub mod policy;
 pub mod profile;
 pub mod score;
 pub mod search;
+pub mod seed;
 pub mod tablebase;
+pub mod tools;
 pub mod uci;

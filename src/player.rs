@@ -1,18 +1,22 @@
-//! The player: turns a strength setting into a move. A setting is a frozen profile or a point of the
-//! `UCI_Elo` ladder, plus an avatar. The full-strength setting searches with the shared searcher and
-//! `go`'s limits; every weaker one searches from a clean, fixed-size table with its node budget,
-//! scores every root move, and lets the seeded policy choose (SPEC 3–6).
+//! The player: turns a strength setting into a move, for every setting in one place
+//! ([`Player::play`]). A setting is a frozen profile or a point of the `UCI_Elo` ladder, plus an
+//! avatar. The full-strength setting searches with the shared searcher and `go`'s limits; every
+//! weaker one searches from a clean, fixed-size table with its node budget, scores every root move,
+//! and lets the seeded policy choose (SPEC 3–6). What it decided comes back as a [`Decision`] whose
+//! report (score, PV starting with the move played) the UCI layer prints.
 
 use crate::board::Game;
 use crate::eval::EvalConfig;
 use crate::policy::prior::Glance;
 use crate::policy::{self, Choice, ChoiceKind, ChoiceSettings};
-use crate::profile::seed::{self, tags};
 use crate::profile::{Avatar, LevelSettings, Profile};
-use crate::search::{Control, Limits, Reporter, SearchResult, Searcher, Silent};
+use crate::score;
+use crate::search::{Control, Generation, Info, Limits, Reporter, Request, ScoreBound, SearchResult, Searcher, Silent};
+use crate::seed::{self, tags};
 use crate::tablebase::Tablebases;
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Transposition table size of the weak searcher: fixed so the `Hash` option cannot change a
 /// seeded weak player's moves.
@@ -32,19 +36,94 @@ pub struct Player {
     pub avatar: Avatar,
 }
 
+/// The engine's two searchers: the shared one of full-strength play (sized by `Hash`, warm from
+/// move to move) and the weak settings' own (fixed size, cleared before every decision, so `Hash`
+/// and what was searched before cannot change a seeded move).
+pub struct Searchers {
+    pub strong: Searcher,
+    pub weak: Searcher,
+}
+
+impl Searchers {
+    pub fn new(hash_mb: usize) -> Searchers {
+        Searchers { strong: Searcher::new(hash_mb), weak: Searcher::new(WEAK_HASH_MB) }
+    }
+}
+
+/// One move request (a `go`): the position and everything of the engine's state the decision may
+/// use, as a value.
+#[derive(Clone)]
+pub struct MoveRequest<'a> {
+    pub game: &'a Game,
+    /// `go`'s limits, with `MultiPV` and `Threads` from the options (weak settings use only the
+    /// limits that keep them from losing on time).
+    pub limits: Limits,
+    /// The match seed of the game (SPEC 4).
+    pub match_seed: u64,
+    /// The loaded tables, used when the setting knows them.
+    pub tablebases: Option<Arc<Tablebases>>,
+    pub move_overhead: Duration,
+}
+
+impl<'a> MoveRequest<'a> {
+    /// A request without limits, tables or overhead: what the tools ask of a weak setting.
+    pub fn new(game: &'a Game, match_seed: u64) -> MoveRequest<'a> {
+        MoveRequest { game, limits: Limits::default(), match_seed, tablebases: None, move_overhead: Duration::ZERO }
+    }
+}
+
 /// The move a player decided on, with what the engine should report.
 #[derive(Clone, Debug)]
 pub struct Decision {
     pub mv: Option<Move>,
     pub ponder: Option<Move>,
-    /// Score (side to move) of the move played, PV starting with it.
+    /// Score (side to move) of the move played, as reported: a mate is claimed only when `pv`
+    /// delivers it (see [`honest_score`]).
     pub score: i32,
+    /// The principal variation, starting with the move played.
     pub pv: Vec<Move>,
     pub depth: i32,
     pub nodes: u64,
+    /// Hash table use of the searcher that decided (0 for weak settings, whose table is private).
+    pub hashfull: u32,
     pub kind: ChoiceKind,
     pub regret_cp: i32,
     pub search: SearchResult,
+}
+
+impl Decision {
+    /// The final `info` line of the move, `None` when there is no move (mate or stalemate).
+    pub fn info(&self) -> Option<Info<'_>> {
+        self.mv?;
+        Some(Info {
+            depth: self.depth.max(1),
+            seldepth: self.search.seldepth,
+            multipv: 1,
+            score: self.score,
+            bound: ScoreBound::Exact,
+            nodes: self.nodes,
+            time: self.search.time,
+            hashfull: self.hashfull,
+            tbhits: self.search.tbhits,
+            pv: &self.pv,
+        })
+    }
+}
+
+/// The score to report for a line: a mate score only when playing `pv` from `pos` ends in
+/// checkmate after exactly the plies the score claims; otherwise the same value as centipawns
+/// (`score::as_cp`), so a GUI is never told of a mate the line does not show.
+pub fn honest_score(pos: &Chess, score: i32, pv: &[Move]) -> i32 {
+    let Some(moves) = score::mate_moves(score) else { return score };
+    let plies = if moves > 0 { 2 * moves - 1 } else { -2 * moves };
+    let mut p = pos.clone();
+    for &m in pv {
+        if !p.is_legal(m) {
+            return score::as_cp(score);
+        }
+        p.play_unchecked(m);
+    }
+    if pv.len() as i32 == plies && p.is_checkmate() { score } else { score::as_cp(score) }
 }
 
 impl Player {
@@ -132,31 +211,74 @@ impl Player {
         if self.avatar.is_neutral() { base } else { format!("{base}; avatar {}", self.avatar.describe()) }
     }
 
+    /// Decides the move of a `go`, for any setting: full strength searches with the shared searcher
+    /// and `go`'s limits and reports every iteration to `reporter`; a weak setting decides with
+    /// [`Player::decide_weak`] and reports nothing before its final line.
+    pub fn play(
+        &self,
+        searchers: &mut Searchers,
+        request: &MoveRequest,
+        control: &Control,
+        reporter: &mut dyn Reporter,
+    ) -> Decision {
+        if !self.is_full_strength() {
+            // Weak play is reproducible: one thread, whatever `Threads` says.
+            return self.decide_weak(&mut searchers.weak, request, control);
+        }
+        let strong = &mut searchers.strong;
+        let search = Request {
+            // Full strength is the engine itself: always the newest search.
+            limits: Limits { generation: Generation::LATEST, ..request.limits.clone() },
+            eval: self.eval_config(),
+            tablebases: if self.tablebases_allowed() { request.tablebases.clone() } else { None },
+            move_overhead: request.move_overhead,
+        };
+        let r = strong.search(request.game, &search, control, reporter);
+        let hashfull = strong.hashfull();
+        let (score, pv) = match r.root_moves.first() {
+            Some(rm) => (honest_score(request.game.pos(), rm.score, &rm.pv), rm.pv.clone()),
+            None => (r.score, Vec::new()),
+        };
+        Decision {
+            mv: r.best,
+            ponder: r.ponder,
+            score,
+            pv,
+            depth: r.depth,
+            nodes: r.nodes,
+            hashfull,
+            kind: ChoiceKind::Best,
+            regret_cp: 0,
+            search: r,
+        }
+    }
+
+    /// The glance of a setting with a human move prior: a shallow search of its own (every root
+    /// move scored, from a cleared table, no tablebases) with the setting's evaluator.
+    pub fn glance(&self, weak: &mut Searcher, game: &Game) -> Glance {
+        weak.clear();
+        let request =
+            Request { limits: Glance::limits(self.generation()), eval: self.eval_config(), ..Default::default() };
+        let res = weak.search(game, &request, &Control::default(), &mut Silent);
+        Glance::from_root_moves(&res.root_moves)
+    }
+
     /// The search a weak (budgeted) setting's choice is made from: its node budget (or, drawn from
     /// the seeded `depth` stream, its occasional deeper look) from a cleared table, every root move
     /// scored when the setting chooses among them. [`Player::decide_weak`] is this plus the policy.
-    pub fn search_weak(
-        &self,
-        weak: &mut Searcher,
-        tablebases: Option<Arc<Tablebases>>,
-        game: &Game,
-        go: &Limits,
-        match_seed: u64,
-        control: &Control,
-    ) -> SearchResult {
+    pub fn search_weak(&self, weak: &mut Searcher, request: &MoveRequest, control: &Control) -> SearchResult {
+        let (game, go) = (request.game, &request.limits);
         let pos = game.pos();
         let (mut nodes, mut depth) = self.budget();
         if let Setting::Level(l) = &self.setting
             && l.deep.p > 0.0
         {
-            let mut rng = seed::decision_rng_for(match_seed, pos, tags::DEPTH);
+            let mut rng = seed::decision_rng_for(request.match_seed, pos, tags::DEPTH);
             if seed::uniform_f64(&mut rng) < l.deep.p {
                 (nodes, depth) = (Some(l.deep.nodes), None);
             }
         }
         weak.clear();
-        weak.eval = self.eval_config();
-        weak.tablebases = if self.tablebases_allowed() { tablebases } else { None };
         let choice_settings = self.choice();
         let all = choice_settings != ChoiceSettings::best();
         let limits = Limits {
@@ -173,20 +295,19 @@ impl Player {
             generation: self.generation(),
             ..Default::default()
         };
-        weak.search(game, &limits, control, &mut Silent as &mut dyn Reporter)
+        let search = Request {
+            limits,
+            eval: self.eval_config(),
+            tablebases: if self.tablebases_allowed() { request.tablebases.clone() } else { None },
+            move_overhead: request.move_overhead,
+        };
+        weak.search(game, &search, control, &mut Silent)
     }
 
     /// Decides a move for a weak (budgeted or random) setting. `weak` is the dedicated searcher;
     /// it is cleared first so the decision depends only on the setting, the seed and the position.
-    pub fn decide_weak(
-        &self,
-        weak: &mut Searcher,
-        tablebases: Option<Arc<Tablebases>>,
-        game: &Game,
-        go: &Limits,
-        match_seed: u64,
-        control: &Control,
-    ) -> Decision {
+    pub fn decide_weak(&self, weak: &mut Searcher, request: &MoveRequest, control: &Control) -> Decision {
+        let (game, match_seed) = (request.game, request.match_seed);
         let pos = game.pos();
         let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
         if self.is_random() {
@@ -199,6 +320,7 @@ impl Player {
                 pv: choice.as_ref().map(|c| vec![c.mv]).unwrap_or_default(),
                 depth: 0,
                 nodes: 0,
+                hashfull: 0,
                 kind: ChoiceKind::Random,
                 regret_cp: 0,
                 search: SearchResult::default(),
@@ -207,12 +329,10 @@ impl Player {
         // The glance (a shallow search of its own, from a cleared table) comes first, so the main
         // search below starts from a cleared table as before.
         let glance = match &self.setting {
-            Setting::Level(l) if l.prior.is_some() => {
-                Some(Glance::take(weak, game, &self.eval_config(), self.generation()))
-            }
+            Setting::Level(l) if l.prior.is_some() => Some(self.glance(weak, game)),
             _ => None,
         };
-        let result = self.search_weak(weak, tablebases, game, go, match_seed, control);
+        let result = self.search_weak(weak, request, control);
         let choice_settings = self.choice();
         if result.root_moves.is_empty() {
             return Decision {
@@ -222,6 +342,7 @@ impl Player {
                 pv: vec![],
                 depth: 0,
                 nodes: result.nodes,
+                hashfull: 0,
                 kind: ChoiceKind::Forced,
                 regret_cp: 0,
                 search: result,
@@ -237,13 +358,15 @@ impl Player {
         let Choice { mv, kind, regret_cp, .. } =
             policy::choose_biased(&result.root_moves, &choice_settings, bias.as_deref(), &mut rng);
         let rm = result.root_moves.iter().find(|r| r.mv == mv).expect("chosen among root moves");
+        let pv = if rm.pv.first() == Some(&mv) { rm.pv.clone() } else { vec![mv] };
         Decision {
             mv: Some(mv),
             ponder: rm.pv.get(1).copied(),
-            score: rm.score,
-            pv: rm.pv.clone(),
+            score: honest_score(pos, rm.score, &pv),
+            pv,
             depth: result.depth,
             nodes: result.nodes,
+            hashfull: 0,
             kind,
             regret_cp,
             search: result.clone(),

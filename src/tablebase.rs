@@ -38,7 +38,7 @@ use shakmaty_syzygy::{Dtz, MaybeRounded, SyzygyError, Tablebase};
 
 pub use shakmaty_syzygy::Wdl;
 
-use crate::search::{MATE, MATE_BOUND, MAX_PLY};
+use crate::score::{MATE, MATE_BOUND, MAX_PLY};
 
 /// Score of a tablebase win at the root; a win `ply` plies deep scores `TB_WIN - ply`.
 pub const TB_WIN: i32 = MATE_BOUND - 1;

@@ -3,8 +3,8 @@
 mod eval_util;
 
 use shakmaty::Chess;
-use sparring::eval::tune::{Sample, fit, fit_alpha, load, loss};
 use sparring::eval::{EvalConfig, Term, evaluate_white};
+use sparring::tools::tune::{Sample, fit, fit_alpha, load, loss};
 use std::process::Command;
 
 fn positions(n: usize) -> Vec<Chess> {

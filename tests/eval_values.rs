@@ -4,10 +4,10 @@ mod eval_util;
 
 use shakmaty::Chess;
 use sparring::eval::params::{CLASSIC, CLASSIC_WEIGHTS, TUNED};
-use sparring::eval::texel::{self, Flat, frozen};
-use sparring::eval::tune::load_positions;
 use sparring::eval::{EvalConfig, ParamSet, Params, S, evaluate_white, trace_with};
 use sparring::search::Generation;
+use sparring::tools::tune::load_positions;
+use sparring::tools::tune::texel::{self, Flat, frozen};
 use std::process::Command;
 
 fn positions(n: usize) -> Vec<Chess> {

@@ -6,6 +6,8 @@
 //!
 //!     GOLDEN_RECORD=1 cargo test --release --test golden_moves
 //!
+//! (`GOLDEN_BIN=path` records with another binary, as the first recording did.)
+//!
 //! Weak settings are node-budgeted and seeded, so their moves do not depend on the machine; the
 //! full-strength settings are given `go nodes` or `go depth` for the same reason.
 
@@ -99,7 +101,10 @@ fn play_all() -> String {
     for (name, options, go) in settings() {
         for seed in SEEDS {
             // One process per setting and seed, started in the repository root (avatar paths).
-            let mut e = Uci::start();
+            let mut e = match std::env::var("GOLDEN_BIN") {
+                Ok(bin) => Uci::start_program(&bin, &[]),
+                Err(_) => Uci::start(),
+            };
             e.send("uci");
             e.wait_for(Duration::from_secs(10), |l| l == "uciok");
             for o in &options {

@@ -4,8 +4,8 @@
 use rand_chacha::ChaCha20Rng;
 use shakmaty::{Chess, Color, Move, Position};
 use sparring::policy::{ChoiceKind, ChoiceSettings, choose, random_choice, random_move};
-use sparring::profile::seed::{decision_rng, tags};
 use sparring::search::{MATE, MATE_BOUND, RootMove};
+use sparring::seed::{decision_rng, tags};
 
 fn moves() -> Vec<Move> {
     Chess::default().legal_moves().into_iter().collect()
@@ -234,8 +234,8 @@ fn the_slip_draw_is_always_consumed() {
     let mut b = rng(9);
     choose(&r, &ChoiceSettings::best(), &mut a);
     choose(&r, &slips(1.0, 0, 100), &mut b);
-    sparring::profile::seed::uniform_f64(&mut b);
-    sparring::profile::seed::uniform_f64(&mut a);
+    sparring::seed::uniform_f64(&mut b);
+    sparring::seed::uniform_f64(&mut a);
     assert_eq!(a.get_word_pos(), b.get_word_pos());
     assert_eq!(a.get_word_pos(), 4, "two u64 draws = four words");
 }

@@ -5,12 +5,12 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 use sparring::board::{Game, parse_fen};
-use sparring::player::{Player, Setting};
+use sparring::player::{MoveRequest, Player, Setting};
 use sparring::policy::prior::{FEATURE_NAMES, FEATURES, Glance, MovePrior, features};
 use sparring::policy::{ChoiceKind, ChoiceSettings, choose, choose_biased};
 use sparring::profile::Ladder;
-use sparring::profile::seed::{decision_rng, tags};
-use sparring::search::{Control, Generation, Limits, RootMove, Searcher};
+use sparring::search::{Control, Generation, RootMove, Searcher};
+use sparring::seed::{decision_rng, tags};
 
 fn feature(f: &[f64; FEATURES], name: &str) -> f64 {
     f[FEATURE_NAMES.iter().position(|n| *n == name).expect("feature name")]
@@ -21,8 +21,9 @@ fn mv(pos: &Chess, uci: &str) -> Move {
 }
 
 fn glance(pos: &Chess) -> Glance {
+    // The glance a ladder point takes (generation 1, full evaluator, cleared table).
     let mut s = Searcher::new(16);
-    Glance::take(&mut s, &Game::new(pos.clone()), &sparring::eval::EvalConfig::default(), Generation::V1)
+    Glance::from_root_moves(&s.analyse(&Game::new(pos.clone()), &Glance::limits(Generation::V1)).root_moves)
 }
 
 #[test]
@@ -167,7 +168,7 @@ fn a_prior_point_replays_and_differs_from_the_same_point_without_it() {
     let play = |level: &sparring::profile::LevelSettings, fen: &str, seed: u64| {
         let p = Player { setting: Setting::Level(level.clone()), avatar: sparring::profile::Avatar::neutral() };
         let game = Game::new(parse_fen(fen).unwrap());
-        let d = p.decide_weak(&mut Searcher::new(16), None, &game, &Limits::default(), seed, &Control::default());
+        let d = p.decide_weak(&mut Searcher::new(16), &MoveRequest::new(&game, seed), &Control::default());
         let m = d.mv.unwrap();
         assert!(game.pos().is_legal(m));
         m

@@ -4,16 +4,20 @@
 use shakmaty::{Chess, Position};
 use sparring::board::{Game, parse_fen};
 use sparring::policy::{ChoiceKind, choose, random_choice};
-use sparring::profile::seed::{decision_rng_for, tags};
 use sparring::profile::{Avatar, Ladder, Profile};
-use sparring::search::{Limits, Searcher};
+use sparring::search::{Control, Limits, Request, Searcher, Silent};
+use sparring::seed::{decision_rng_for, tags};
 
 fn decide(pos: &Chess, nodes: u64, eval: sparring::eval::EvalConfig, seed: u64) -> (String, i32) {
     let mut s = Searcher::new(16);
-    s.eval = eval;
     s.clear();
     let limits = Limits { nodes: Some(nodes), multipv: usize::MAX, ..Limits::default() };
-    let res = s.analyse(&Game::new(pos.clone()), &limits);
+    let res = s.search(
+        &Game::new(pos.clone()),
+        &Request { limits, eval, ..Default::default() },
+        &Control::default(),
+        &mut Silent,
+    );
     assert_eq!(res.root_moves.len(), pos.legal_moves().len());
     let club = Profile::builtin("club").unwrap();
     let c = choose(&res.root_moves, &club.choice, &mut decision_rng_for(seed, pos, tags::CHOICE));
@@ -40,9 +44,13 @@ fn ladder_level_with_avatar_searches_and_chooses() {
     // After 1.e4 e5 2.Nf3 Nc6: several moves hang material (regrets inside the 1500 gate).
     let pos = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
     let mut s = Searcher::new(16);
-    s.eval = eval;
     let limits = Limits { nodes: Some(level.nodes), depth: level.depth, multipv: usize::MAX, ..Limits::default() };
-    let res = s.analyse(&Game::new(pos.clone()), &limits);
+    let res = s.search(
+        &Game::new(pos.clone()),
+        &Request { limits, eval, ..Default::default() },
+        &Control::default(),
+        &mut Silent,
+    );
     let mut kinds = std::collections::BTreeSet::new();
     for seed in 0..200 {
         let c = choose(&res.root_moves, &level.choice, &mut decision_rng_for(seed, &pos, tags::CHOICE));
@@ -74,17 +82,15 @@ fn the_smallest_ladder_budget_still_scores_every_root_move() {
     ] {
         let pos = parse_fen(fen).unwrap();
         let mut s = Searcher::new(16);
-        s.eval = level.eval.clone();
-        let res = s.analyse(
-            &Game::new(pos.clone()),
-            &Limits {
-                nodes: Some(level.nodes),
-                depth: level.depth,
-                multipv: usize::MAX,
-                min_depth: 1,
-                ..Limits::default()
-            },
-        );
+        let limits = Limits {
+            nodes: Some(level.nodes),
+            depth: level.depth,
+            multipv: usize::MAX,
+            min_depth: 1,
+            ..Limits::default()
+        };
+        let request = Request { limits, eval: level.eval.clone(), ..Default::default() };
+        let res = s.search(&Game::new(pos.clone()), &request, &Control::default(), &mut Silent);
         assert_eq!(res.root_moves.len(), pos.legal_moves().len(), "{fen}");
         assert!(res.root_moves.iter().all(|r| r.depth >= 1), "{fen}");
     }

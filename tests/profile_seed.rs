@@ -4,7 +4,7 @@
 use rand_chacha::rand_core::Rng;
 use shakmaty::{Chess, Color, Position};
 use sparring::board::zobrist;
-use sparring::profile::seed::{
+use sparring::seed::{
     MAX_SEED_OPTION, SEED_CONTEXT, decision_rng, decision_rng_for, decision_seed, fresh_match_seed, game_ply,
     pick_index, seed_material, tags, uniform_f64,
 };

@@ -83,7 +83,7 @@ fn helpers_add_nodes_and_agree_on_a_forced_mate() {
             threads,
             ..Default::default()
         };
-        let r = s.search(&game, &limits, &Control::default(), &mut Silent);
+        let r = s.search(&game, &limits.clone().into(), &Control::default(), &mut Silent);
         assert_eq!(r.best.map(|m| m.to_uci(CastlingMode::Standard).to_string()), Some("d5f6".into()));
         assert_eq!(sparring::search::mate_moves(r.score), Some(2), "threads {threads}: score {}", r.score);
         totals.push(r.nodes);
@@ -97,7 +97,7 @@ fn node_limited_searches_ignore_threads_and_stay_reproducible() {
     let run = |threads| {
         let mut s = Searcher::new(16);
         let limits = Limits { nodes: Some(25_000), generation: Generation::LATEST, threads, ..Default::default() };
-        let r = s.search(&game, &limits, &Control::default(), &mut Silent);
+        let r = s.search(&game, &limits.clone().into(), &Control::default(), &mut Silent);
         (r.best, r.score, r.nodes)
     };
     let one = run(1);

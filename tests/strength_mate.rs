@@ -3,7 +3,7 @@
 
 use shakmaty::{Color, Position};
 use sparring::board::{Game, parse_fen};
-use sparring::player::Player;
+use sparring::player::{MoveRequest, Player};
 use sparring::search::{Control, Limits, Searcher};
 
 const STARTS: [&str; 3] =
@@ -28,7 +28,7 @@ fn play_out(elo: i32, fen: &str, seed: u64) -> Result<usize, String> {
             return Err(format!("{elo}: game drawn after {ply} plies: {:?}", pos.outcome()));
         }
         let mv = if pos.turn() == winner {
-            player.decide_weak(&mut weak, None, &game, &Limits::default(), seed, &control).mv.unwrap()
+            player.decide_weak(&mut weak, &MoveRequest::new(&game, seed), &control).mv.unwrap()
         } else {
             strong.analyse(&game, &Limits { nodes: Some(5_000), ..Default::default() }).best.unwrap()
         };

@@ -208,13 +208,24 @@ fn every_shipped_avatar_loads_through_uci() {
 fn active_profile_is_reported_with_version_and_hash() {
     let mut e = Uci::start();
     e.send("setoption name Profile value club");
+    e.send("isready");
     let l = e.wait_for(T, |l| l.starts_with("info string profile"));
     let msg = l.last().unwrap();
     assert!(msg.contains("club v") && msg.contains("blake3"), "{msg}");
+    e.wait_for(T, |l| l == "readyok");
+    // GUIs send UCI_LimitStrength before UCI_Elo: the setting is reported once, when they have
+    // settled (at isready or go), never the level in between.
     e.send("setoption name UCI_LimitStrength value true");
     e.send("setoption name UCI_Elo value 1700");
-    let l = e.wait_for(T, |l| l.contains("level 1700"));
-    assert!(l.last().unwrap().contains("ladder v"));
+    e.send("isready");
+    let l = e.wait_for(T, |l| l == "readyok");
+    let reports: Vec<&String> = l.iter().filter(|l| l.contains("(ladder v")).collect();
+    assert_eq!(reports.len(), 1, "{l:?}");
+    assert!(reports[0].contains("level 1700") && reports[0].contains("ladder v"), "{l:?}");
+    // Nothing changed since: no second report.
+    e.send("isready");
+    let l = e.wait_for(T, |l| l == "readyok");
+    assert!(l.iter().all(|l| !l.contains("(ladder v")), "{l:?}");
     e.send("setoption name UCI_Elo value 5000");
     let l = e.wait_for(T, |l| l.contains("out of range"));
     assert!(l.last().unwrap().contains("UCI_Elo"));

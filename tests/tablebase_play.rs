@@ -5,7 +5,7 @@
 mod common;
 use shakmaty::{Color, Outcome, Position};
 use sparring::board::{Game, parse_fen};
-use sparring::search::{Limits, Searcher};
+use sparring::search::{Control, Limits, Request, Searcher, Silent};
 use sparring::tablebase::Tablebases;
 use std::sync::Arc;
 
@@ -23,8 +23,11 @@ fn self_play(tb: &Arc<Tablebases>, fen: &str) -> (Option<Outcome>, u32, usize) {
     let mut moves = Vec::new();
     let mut white = Searcher::new(16);
     let mut black = Searcher::new(16);
-    white.tablebases = Some(tb.clone());
-    black.tablebases = Some(tb.clone());
+    let request = Request {
+        limits: Limits { nodes: Some(20_000), ..Default::default() },
+        tablebases: Some(tb.clone()),
+        ..Default::default()
+    };
     let mut max_clock = 0;
     for ply in 0..300 {
         let game = Game::with_moves(start.clone(), &moves);
@@ -37,7 +40,7 @@ fn self_play(tb: &Arc<Tablebases>, fen: &str) -> (Option<Outcome>, u32, usize) {
             return (Some(Outcome::Known(shakmaty::KnownOutcome::Draw)), max_clock, ply);
         }
         let s = if pos.turn() == Color::White { &mut white } else { &mut black };
-        let r = s.analyse(&game, &Limits { nodes: Some(20_000), ..Default::default() });
+        let r = s.search(&game, &request, &Control::default(), &mut Silent);
         moves.push(r.best.unwrap());
     }
     (None, max_clock, 300)

@@ -121,7 +121,7 @@ pub fn probabilities(d: &Decision, fit: Fit) -> Vec<f64> {
 }
 
 fn golden_min(lo: f64, hi: f64, steps: usize, f: impl Fn(f64) -> f64) -> (f64, f64) {
-    let x = crate::eval::tune::golden_section(lo, hi, steps, &f);
+    let x = crate::tools::tune::golden_section(lo, hi, steps, &f);
     (x, f(x))
 }
 

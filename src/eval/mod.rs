@@ -25,9 +25,7 @@ mod queen;
 mod rook;
 mod score;
 mod space;
-pub mod texel;
 mod threats;
-pub mod tune;
 mod winnable;
 
 use std::fmt;

@@ -12,10 +12,11 @@
 use super::stats::{LossSummary, ks_distance};
 use super::types::{OraclePosition, read_jsonl, uci_of};
 use crate::board::Game;
+use crate::player::MoveRequest;
 use crate::policy::{self, ChoiceSettings};
 use crate::profile::School;
-use crate::profile::seed;
-use crate::search::{Control, Limits, RootMove, Searcher, Silent};
+use crate::search::{Control, Limits, Request, RootMove, Searcher, Silent};
+use crate::seed;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -79,10 +80,10 @@ fn search_band(positions: &[OraclePosition], band: u32) -> Vec<Vec<Vec<RootMove>
                 .map(|p| {
                     let Ok(chess) = p.chess() else { return Vec::new() };
                     s.clear();
-                    s.eval = cfg.clone();
                     let limits =
                         Limits { nodes: Some(nodes), depth, multipv: usize::MAX, min_depth: 1, ..Default::default() };
-                    s.search(&Game::new(chess), &limits, &control, &mut Silent).root_moves
+                    let request = Request { limits, eval: cfg.clone(), ..Default::default() };
+                    s.search(&Game::new(chess), &request, &control, &mut Silent).root_moves
                 })
                 .collect()
         })
@@ -391,7 +392,7 @@ fn verify_recording(
         let stats = super::stats::measure_with(positions, |p| {
             let chess = p.chess().expect("oracle positions are legal");
             let mv = player
-                .decide_weak(&mut weak, None, &Game::new(chess), &Limits::default(), seed, &control)
+                .decide_weak(&mut weak, &MoveRequest::new(&Game::new(chess), seed), &control)
                 .mv
                 .expect("a legal move");
             moves.push(CheckedMove {

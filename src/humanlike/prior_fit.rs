@@ -16,11 +16,11 @@
 use super::fit::{COMFORT, KS_TOLERANCE, MEAN_TOLERANCE};
 use super::types::{LOSS_CAP, OraclePosition, uci_of};
 use crate::board::Game;
-use crate::player::{Player, Setting, WEAK_HASH_MB};
+use crate::player::{MoveRequest, Player, Setting, WEAK_HASH_MB};
 use crate::policy::prior::{FEATURE_NAMES, FEATURES, Glance, MovePrior, dot, features};
 use crate::policy::{self, ChoiceSettings};
 use crate::profile::{Avatar, Ladder, LevelSettings};
-use crate::search::{Control, Limits, Searcher};
+use crate::search::{Control, Searcher};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -101,15 +101,8 @@ fn collect(level: &LevelSettings, positions: &[OraclePosition], jobs: usize) -> 
                         .filter_map(|p| {
                             let chess = p.chess().ok()?;
                             let game = Game::new(chess.clone());
-                            let glance = Glance::take(&mut weak, &game, &player.eval_config(), player.generation());
-                            let res = player.search_weak(
-                                &mut weak,
-                                None,
-                                &game,
-                                &Limits::default(),
-                                PRIOR_FIT_SEED,
-                                &control,
-                            );
+                            let glance = player.glance(&mut weak, &game);
+                            let res = player.search_weak(&mut weak, &MoveRequest::new(&game, PRIOR_FIT_SEED), &control);
                             decision(p, &chess, &res.root_moves, &level.choice, &glance)
                         })
                         .collect::<Vec<_>>()
@@ -137,12 +130,12 @@ fn decision(
     if best > crate::search::MATE_BOUND {
         return None; // the point plays the fastest mate, no choice to model
     }
-    if root.iter().all(|r| policy::is_mated_score(r.score)) {
+    if root.iter().all(|r| crate::score::is_mated(r.score)) {
         return None; // every move loses by force: the plateau rule picks, no choice to model
     }
     let human = root.iter().position(|r| uci_of(r.mv) == p.pos.human)?;
     let delta: Vec<Option<f64>> =
-        root.iter().map(|r| (!policy::is_mated_score(r.score)).then(|| f64::from(r.score - best) / 100.0)).collect();
+        root.iter().map(|r| (!crate::score::is_mated(r.score)).then(|| f64::from(r.score - best) / 100.0)).collect();
     Some(Decision {
         feats: root.iter().map(|r| features(chess, r.mv, glance)).collect(),
         delta,

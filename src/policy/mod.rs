@@ -11,8 +11,9 @@
 
 pub mod prior;
 
-use crate::profile::seed::{pick_index, uniform_f64};
-use crate::search::{MATE_BOUND, RootMove};
+use crate::score::{MATE_BOUND, is_mated};
+use crate::search::RootMove;
+use crate::seed::{pick_index, uniform_f64};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use shakmaty::Move;
@@ -104,10 +105,6 @@ pub struct Choice {
     pub regret_cp: i32,
     /// Size of the set the move was drawn from.
     pub candidates: usize,
-}
-
-fn is_mated(score: i32) -> bool {
-    score < -MATE_BOUND
 }
 
 fn regret(best: i32, score: i32) -> i32 {
@@ -243,12 +240,6 @@ pub fn slip_gate(root: &[RootMove], s: &ChoiceSettings) -> Vec<usize> {
         .filter(|&i| (s.slip_min_cp.max(1)..=s.slip_max_cp).contains(&regret(best, root[i].score)))
         .filter(|&i| expected_score(best) - expected_score(root[i].score) >= min_score_loss)
         .collect()
-}
-
-/// Whether a root score is a mate against the side to move (or unscored): never chosen by the
-/// Boltzmann rule.
-pub fn is_mated_score(score: i32) -> bool {
-    is_mated(score)
 }
 
 /// Expected score (0..1) of a centipawn evaluation, for slip gating: the logistic curve

@@ -7,16 +7,15 @@
 //! people's moves by `sparring humanlike prior-fit` (conditional logit, maximum likelihood with an
 //! L2 penalty) and frozen in the ladder file.
 //!
-//! Two features come from a glance: a shallow search ([`GLANCE_DEPTH`], every root move scored,
-//! from a cleared table) — whether the move looks best at a glance, and how much worse than that it
+//! Two features come from a glance: a shallow search ([`Glance::limits`], every root move scored,
+//! from a cleared table, run by the player) — whether the move looks best at a glance, and how much worse than that it
 //! looks. Everything else is a function of the position before the move and the move alone (no
 //! history), so a decision still depends only on the setting, the seed and the position. The order of
 //! [`FEATURE_NAMES`] is the order of the weights in the ladder file; changing a feature's meaning
 //! changes what a frozen ladder plays, so it needs a new ladder version.
 
-use crate::board::Game;
-use crate::eval::EvalConfig;
-use crate::search::{Control, Generation, Limits, MATE_BOUND, Searcher, Silent};
+use crate::score::MATE_BOUND;
+use crate::search::{Generation, Limits, RootMove};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 /// Number of move features.
@@ -83,21 +82,22 @@ pub struct Glance {
 }
 
 impl Glance {
-    /// Searches `game` to [`GLANCE_DEPTH`] with every root move scored, from a cleared table.
-    pub fn take(weak: &mut Searcher, game: &Game, eval: &EvalConfig, generation: Generation) -> Glance {
-        weak.clear();
-        weak.eval = eval.clone();
-        weak.tablebases = None;
-        let limits = Limits {
+    /// The search limits of a glance: [`GLANCE_DEPTH`], every root move scored. The player runs it
+    /// from a cleared table, with the setting's evaluator and without tablebases.
+    pub fn limits(generation: Generation) -> Limits {
+        Limits {
             depth: Some(GLANCE_DEPTH),
             nodes: Some(GLANCE_NODES),
             multipv: usize::MAX,
             min_depth: 1,
             generation,
             ..Default::default()
-        };
-        let res = weak.search(game, &limits, &Control::default(), &mut Silent);
-        let scores: Vec<(Move, i32)> = res.root_moves.iter().map(|r| (r.mv, r.score)).collect();
+        }
+    }
+
+    /// The glance made of a search's scored root moves.
+    pub fn from_root_moves(root: &[RootMove]) -> Glance {
+        let scores: Vec<(Move, i32)> = root.iter().map(|r| (r.mv, r.score)).collect();
         let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
         Glance { scores, best }
     }

@@ -1,6 +1,6 @@
-//! Strength profiles, the UCI_Elo ladder, avatars and seeding (SPEC 3-6).
+//! Strength profiles, the UCI_Elo ladder and avatars (SPEC 3, 5, 6). The seeding protocol (SPEC 4)
+//! is `crate::seed`.
 //!
-//! - [`seed`]: the decision-seeding protocol (SPEC 4).
 //! - [`profile`]: the frozen named profiles `strong`, `reduced`, `club`, `random` (SPEC 3).
 //! - [`ladder`]: the `UCI_Elo` ladder with its four schools (SPEC 5).
 //! - [`avatar`]: `.avt` style files (SPEC 6).
@@ -13,7 +13,6 @@ pub mod ladder;
 pub mod manifest;
 #[allow(clippy::module_inception)]
 pub mod profile;
-pub mod seed;
 
 pub use avatar::{Avatar, AvatarError, AvatarProblem};
 pub use ladder::{Ladder, LevelSettings, School};

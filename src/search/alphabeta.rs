@@ -74,10 +74,11 @@ struct Iterated {
 pub(super) fn run(
     s: &mut Searcher,
     game: &Game,
-    limits: &Limits,
+    request: &Request,
     control: &Control,
     reporter: &mut dyn Reporter,
 ) -> SearchResult {
+    let limits = &request.limits;
     s.tt.new_search();
     s.history.new_search();
     let pos = game.pos();
@@ -89,7 +90,7 @@ pub(super) fn run(
         }
     }
     // Tablebases at the root: keep only the moves that preserve the table result (clock aware).
-    let tb = s.tablebases.clone().filter(|t| t.is_loaded());
+    let tb = request.tablebases.clone().filter(|t| t.is_loaded());
     if let Some(t) = &tb {
         t.reset_tb_hits();
     }
@@ -107,7 +108,7 @@ pub(super) fn run(
     }
     let mut root = game.clone();
     root.reset_depth();
-    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..s.eval.clone() };
+    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..request.eval.clone() };
     let multipv = limits.multipv.max(1).min(legal.len());
     // `go mate N` alone searches deep enough for a mate in N (with room for checks), not forever.
     let only_mate = limits.mate.is_some()
@@ -132,7 +133,7 @@ pub(super) fn run(
     }
     let helper_nodes = AtomicU64::new(0);
     let helper_control = Control::default();
-    let time = TimeManager::new(limits, s.move_overhead);
+    let time = TimeManager::new(limits, request.move_overhead);
     let tt = &s.tt;
     let main_history = &mut s.history;
     let helper_histories = &mut s.helper_histories[..helpers];

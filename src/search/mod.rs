@@ -5,6 +5,7 @@
 //! policies need. Node limits are exact, so node-budgeted searches are reproducible.
 
 mod alphabeta;
+pub mod bench;
 pub mod history;
 pub mod movepick;
 pub mod parameters;
@@ -189,11 +190,27 @@ impl Control {
     }
 }
 
-/// Owns the transposition table and heuristics; one per engine.
-pub struct Searcher {
+/// One search call's inputs besides the position and the stop flags: what it may spend, how it
+/// evaluates, which tables it may probe and the time it keeps back. A value, so a searcher carries
+/// nothing from one caller's settings into the next call.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    pub limits: Limits,
+    /// Evaluator flags and weights (the generation in `limits` picks the values inside the groups).
     pub eval: EvalConfig,
-    pub move_overhead: Duration,
     pub tablebases: Option<Arc<Tablebases>>,
+    /// Kept back from every clock-derived limit (`Move Overhead`).
+    pub move_overhead: Duration,
+}
+
+impl From<Limits> for Request {
+    fn from(limits: Limits) -> Request {
+        Request { limits, ..Default::default() }
+    }
+}
+
+/// Owns the transposition table and heuristics, which persist from one search to the next.
+pub struct Searcher {
     tt: TranspositionTable,
     history: History,
     /// The helper threads' histories (Lazy SMP), kept warm from one search to the next.
@@ -202,14 +219,7 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher {
-            eval: EvalConfig::default(),
-            move_overhead: Duration::ZERO,
-            tablebases: None,
-            tt: TranspositionTable::new(hash_mb),
-            history: History::default(),
-            helper_histories: Vec::new(),
-        }
+        Searcher { tt: TranspositionTable::new(hash_mb), history: History::default(), helper_histories: Vec::new() }
     }
 
     pub fn resize_hash(&mut self, mb: usize) {
@@ -232,16 +242,17 @@ impl Searcher {
     pub fn search(
         &mut self,
         game: &Game,
-        limits: &Limits,
+        request: &Request,
         control: &Control,
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
-        alphabeta::run(self, game, limits, control, reporter)
+        alphabeta::run(self, game, request, control, reporter)
     }
 
-    /// Silent analysis (no `info` output), for the estimator, policies and tests.
+    /// Silent analysis with the full evaluator and no tablebases (no `info` output), for the
+    /// estimator, the oracles and tests.
     pub fn analyse(&mut self, game: &Game, limits: &Limits) -> SearchResult {
-        let control = Control::default();
-        alphabeta::run(self, game, limits, &control, &mut Silent)
+        let request = Request::from(limits.clone());
+        alphabeta::run(self, game, &request, &Control::default(), &mut Silent)
     }
 }

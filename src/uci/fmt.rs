@@ -1,11 +1,49 @@
-//! Everything the engine prints in UCI format lives here.
+//! Everything the engine prints in UCI format lives here: the protocol's replies, `info` lines,
+//! `bestmove`, and the text of the engine's own commands (`d`, `go perft`, `bench`).
 
-use crate::search::{Info, MATE, ScoreBound, mate_moves};
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Move};
+use super::options::{Kind, Opt};
+use crate::board::Game;
+use crate::board::notation::{fen, uci as uci_move, uci_line};
+use crate::score::{MATE, mate_moves};
+use crate::search::{Info, ScoreBound};
+use shakmaty::{Move, Position};
+use std::time::Duration;
 
-pub fn uci_move(m: Move) -> String {
-    UciMove::from_move(m, CastlingMode::Standard).to_string()
+pub const UCIOK: &str = "uciok";
+pub const READYOK: &str = "readyok";
+
+/// The `id` lines of the `uci` reply.
+pub fn id(name: &str, author: &str) -> [String; 2] {
+    [format!("id name {name}"), format!("id author {author}")]
+}
+
+/// The declaration of an option in the `uci` reply.
+pub fn option(o: &Opt) -> String {
+    match &o.kind {
+        Kind::Spin { default, min, max } => {
+            format!("option name {} type spin default {default} min {min} max {max}", o.name)
+        }
+        Kind::Check { default } => format!("option name {} type check default {default}", o.name),
+        Kind::Button => format!("option name {} type button", o.name),
+        Kind::Str { default } => {
+            let d = if default.is_empty() { "<empty>" } else { default };
+            format!("option name {} type string default {d}", o.name)
+        }
+        Kind::Combo { default, vars } => {
+            let v: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+            format!("option name {} type combo default {default} {}", o.name, v.join(" "))
+        }
+    }
+}
+
+/// `info string` lines, one per line of `s`.
+pub fn info_string(s: &str) -> Vec<String> {
+    s.lines().map(|l| format!("info string {l}")).collect()
+}
+
+/// The report of a new game's seed.
+pub fn seed(seed: u64) -> String {
+    format!("seed {seed} (replay this game with setoption name Seed value {seed})")
 }
 
 /// `cp N` or `mate N`.
@@ -25,7 +63,6 @@ pub fn info(i: &Info) -> String {
         ScoreBound::Lower => " lowerbound",
         ScoreBound::Upper => " upperbound",
     };
-    let pv: Vec<String> = i.pv.iter().map(|&m| uci_move(m)).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         i.depth,
@@ -38,7 +75,7 @@ pub fn info(i: &Info) -> String {
         i.hashfull,
         i.tbhits,
         ms,
-        pv.join(" ")
+        uci_line(i.pv)
     )
 }
 
@@ -48,4 +85,47 @@ pub fn bestmove(best: Option<Move>, ponder: Option<Move>) -> String {
         (Some(b), None) => format!("bestmove {}", uci_move(b)),
         (None, _) => "bestmove 0000".to_string(),
     }
+}
+
+/// `go perft N`: one line per root move, then the total.
+pub fn perft(divide: &[(Move, u64)], elapsed: Duration) -> Vec<String> {
+    let mut lines: Vec<String> = divide.iter().map(|&(m, n)| format!("{}: {n}", uci_move(m))).collect();
+    let total: u64 = divide.iter().map(|&(_, n)| n).sum();
+    let ms = elapsed.as_millis().max(1) as u64;
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total} ({} nps)", total * 1000 / ms));
+    lines
+}
+
+/// The last line of `bench`.
+pub fn bench_total(nodes: u64, nps: u64) -> String {
+    format!("{nodes} nodes {nps} nps")
+}
+
+/// `d`: the board, FEN, key, checkers, the `position` start and the table result.
+pub fn board(game: &Game, root_fen: &str, tablebase: &str) -> Vec<String> {
+    let pos = game.pos();
+    let board = pos.board();
+    let mut lines = vec![String::new()];
+    for rank in (0..8).rev() {
+        lines.push(" +---+---+---+---+---+---+---+---+".into());
+        let mut row = String::from(" |");
+        for file in 0..8 {
+            let sq = shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+            let c = board.piece_at(sq).map_or(' ', |p| p.char());
+            row.push_str(&format!(" {c} |"));
+        }
+        row.push_str(&format!(" {}", rank + 1));
+        lines.push(row);
+    }
+    lines.push(" +---+---+---+---+---+---+---+---+".into());
+    lines.push("   a   b   c   d   e   f   g   h".into());
+    lines.push(String::new());
+    lines.push(format!("Fen: {}", fen(pos)));
+    lines.push(format!("Key: {:016X}", game.key()));
+    let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+    lines.push(format!("Checkers: {}", checkers.join(" ")));
+    lines.push(format!("Start: {root_fen} (+{} moves)", game.keys_len()));
+    lines.push(tablebase.to_string());
+    lines
 }

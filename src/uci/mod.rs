@@ -2,18 +2,16 @@
 //! thread and prints through `fmt`. Bad input never panics and never changes the state: it gets an
 //! `info string` and the previous state stays.
 
-pub mod bench;
 pub mod client;
 pub mod fmt;
 mod go;
 pub mod options;
-pub mod solve;
 
 use crate::board::{Game, perft};
-use crate::player::{Player, Setting};
-use crate::profile::seed::fresh_match_seed;
+use crate::player::{MoveRequest, Player, Searchers, Setting};
 use crate::profile::{Avatar, Ladder, Profile};
-use crate::search::{Control, Info, Reporter, Searcher};
+use crate::search::{Control, Info, Reporter};
+use crate::seed::fresh_match_seed;
 use crate::tablebase::Tablebases;
 use options::{Opt, Value};
 use shakmaty::fen::Fen;
@@ -48,8 +46,8 @@ impl Out {
         let _ = w.flush();
     }
     pub fn info_string(&self, s: &str) {
-        for l in s.lines() {
-            self.line(&format!("info string {l}"));
+        for l in fmt::info_string(s) {
+            self.line(&l);
         }
     }
 }
@@ -72,7 +70,8 @@ pub struct Engine {
     game: Game,
     /// The last `position` command's start and moves (for `d`).
     root_fen: String,
-    searcher: Arc<Mutex<Searcher>>,
+    /// The strong and the weak searcher; locked by the search thread while it decides.
+    searchers: Arc<Mutex<Searchers>>,
     job: Option<Job>,
     options: Vec<Opt>,
     multipv: usize,
@@ -80,13 +79,11 @@ pub struct Engine {
     threads: usize,
     move_overhead: Duration,
     tb_probe_limit: usize,
-    /// The loaded tables (also handed to the searcher), readable while a search runs.
+    /// The loaded tables (handed to each move request), readable while a search runs.
     tablebases: Option<Arc<Tablebases>>,
     debug: bool,
     /// Strength state (SPEC 3-6).
     strength: Strength,
-    /// The dedicated searcher of weak settings (fixed table size, cleared before every move).
-    weak_searcher: Arc<Mutex<Searcher>>,
 }
 
 /// The strength options as set, and the seed of the current game.
@@ -99,6 +96,12 @@ struct Strength {
     game_seed: u64,
     avatar: Avatar,
     avatar_file: String,
+    /// A strength option changed since the setting was last reported: GUIs send several
+    /// (`UCI_LimitStrength` before `UCI_Elo`), so the setting is reported once they have settled,
+    /// at the next `isready` or `go`.
+    changed: bool,
+    /// The current game's seed has been reported (`info string seed N`).
+    seed_reported: bool,
 }
 
 impl Strength {
@@ -131,7 +134,7 @@ impl Engine {
             out,
             game: Game::new(Chess::default()),
             root_fen: Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string(),
-            searcher: Arc::new(Mutex::new(Searcher::new(16))),
+            searchers: Arc::new(Mutex::new(Searchers::new(16))),
             job: None,
             options: options::all_options(),
             multipv: 1,
@@ -149,8 +152,9 @@ impl Engine {
                 game_seed: fresh_match_seed(),
                 avatar: Avatar::neutral(),
                 avatar_file: String::new(),
+                changed: false,
+                seed_reported: false,
             },
-            weak_searcher: Arc::new(Mutex::new(Searcher::new(crate::player::WEAK_HASH_MB))),
         }
     }
 
@@ -158,8 +162,8 @@ impl Engine {
         &self.game
     }
 
-    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher> {
-        self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    fn searchers(&self) -> std::sync::MutexGuard<'_, Searchers> {
+        self.searchers.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Handles one input line.
@@ -179,9 +183,9 @@ impl Engine {
             "eval" => self.eval(),
             "bench" => {
                 self.stop_search();
-                let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
-                let r = bench::run(depth, crate::search::Generation::LATEST, |l| self.out.line(l));
-                self.out.line(&format!("{} nodes {} nps", r.nodes, r.nps));
+                let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(crate::search::bench::DEFAULT_DEPTH);
+                let r = crate::search::bench::run(depth, crate::search::Generation::LATEST, |l| self.out.line(l));
+                self.out.line(&fmt::bench_total(r.nodes, r.nps));
             }
             "quit" => {
                 self.stop_search();
@@ -193,7 +197,10 @@ impl Engine {
                     job.control.pondering.store(false, Ordering::SeqCst);
                 }
             }
-            "isready" => self.out.line("readyok"),
+            "isready" => {
+                self.report_strength_if_changed();
+                self.out.line(fmt::READYOK);
+            }
             _ => self.standard(line),
         }
         Flow::Continue
@@ -204,17 +211,18 @@ impl Engine {
         let msg = std::panic::catch_unwind(|| vampirc_uci::parse_one(line));
         match msg {
             Ok(UciMessage::Uci) => {
-                self.out.line(&format!("id name {ENGINE_NAME}"));
-                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
-                for o in &self.options {
-                    self.out.line(&o.declaration());
+                for l in fmt::id(ENGINE_NAME, ENGINE_AUTHOR) {
+                    self.out.line(&l);
                 }
-                self.out.line("uciok");
+                for o in &self.options {
+                    self.out.line(&fmt::option(o));
+                }
+                self.out.line(fmt::UCIOK);
             }
             Ok(UciMessage::Debug(on)) => self.debug = on,
             Ok(UciMessage::UciNewGame) => {
                 self.stop_search();
-                self.searcher().clear();
+                self.searchers().strong.clear();
                 self.game = Game::new(Chess::default());
                 self.new_game_seed();
             }
@@ -243,8 +251,8 @@ impl Engine {
         // Options that touch the search state wait for a running search to end.
         self.stop_search();
         match (opt.name, v) {
-            ("Hash", Value::Int(mb)) => self.searcher().resize_hash(mb as usize),
-            ("Clear Hash", _) => self.searcher().clear(),
+            ("Hash", Value::Int(mb)) => self.searchers().strong.resize_hash(mb as usize),
+            ("Clear Hash", _) => self.searchers().strong.clear(),
             ("MultiPV", Value::Int(n)) => self.multipv = n as usize,
             ("Threads", Value::Int(n)) => self.threads = n as usize,
             ("Move Overhead", Value::Int(ms)) => self.move_overhead = Duration::from_millis(ms as u64),
@@ -252,21 +260,19 @@ impl Engine {
             ("SyzygyPath", Value::Str(path)) => self.set_syzygy_path(&path),
             ("Profile", Value::Str(p)) => {
                 self.strength.profile = p.to_ascii_lowercase();
-                self.report_strength();
+                self.strength.changed = true;
             }
             ("UCI_LimitStrength", Value::Bool(on)) => {
                 self.strength.limit_strength = on;
-                self.report_strength();
+                self.strength.changed = true;
             }
             ("UCI_Elo", Value::Int(elo)) => {
                 self.strength.elo = elo as i32;
-                if self.strength.limit_strength {
-                    self.report_strength();
-                }
+                self.strength.changed |= self.strength.limit_strength;
             }
             ("Skill Level", Value::Int(level)) => {
                 self.strength.skill = level as i32;
-                self.report_strength();
+                self.strength.changed = true;
             }
             ("Seed", Value::Int(seed)) => {
                 self.strength.seed_option = seed as u64;
@@ -275,7 +281,7 @@ impl Engine {
             ("Avatar File", Value::Str(path)) => self.set_avatar(&path),
             ("SyzygyProbeLimit", Value::Int(n)) => {
                 self.tb_probe_limit = n as usize;
-                if let Some(tb) = &self.searcher().tablebases {
+                if let Some(tb) = &self.tablebases {
                     tb.set_probe_limit(n as usize);
                 }
             }
@@ -290,17 +296,24 @@ impl Engine {
     fn new_game_seed(&mut self) {
         self.strength.game_seed =
             if self.strength.seed_option == 0 { fresh_match_seed() } else { self.strength.seed_option };
-        let player = self.strength.player();
-        if !player.is_full_strength() {
-            self.out.info_string(&format!(
-                "seed {} (replay this game with setoption name Seed value {0})",
-                self.strength.game_seed
-            ));
+        self.strength.seed_reported = false;
+        self.report_seed_if_weak();
+    }
+
+    /// Reports the game's seed once per game, as soon as a weak setting plays with it.
+    fn report_seed_if_weak(&mut self) {
+        if !self.strength.seed_reported && !self.strength.player().is_full_strength() {
+            self.out.info_string(&fmt::seed(self.strength.game_seed));
+            self.strength.seed_reported = true;
         }
     }
 
-    fn report_strength(&self) {
-        self.out.info_string(&self.strength.player().describe());
+    /// Reports the setting once its options have settled (see `Strength::changed`).
+    fn report_strength_if_changed(&mut self) {
+        if self.strength.changed {
+            self.strength.changed = false;
+            self.out.info_string(&self.strength.player().describe());
+        }
     }
 
     /// Loads an avatar; a bad file is rejected whole and the previous weights stay.
@@ -308,6 +321,7 @@ impl Engine {
         if path.trim().is_empty() {
             self.strength.avatar = Avatar::neutral();
             self.strength.avatar_file.clear();
+            self.strength.changed = true;
             self.out.info_string("Avatar File: cleared; all weights 100 %");
             return;
         }
@@ -315,6 +329,7 @@ impl Engine {
             Ok(a) => {
                 self.strength.avatar = a;
                 self.strength.avatar_file = path.trim().to_string();
+                self.strength.changed = true;
                 self.out.info_string(&format!(
                     "Avatar File: loaded {}: {}",
                     path.trim(),
@@ -337,10 +352,8 @@ impl Engine {
                     tb.set_probe_limit(self.tb_probe_limit);
                     self.out.info_string(&report.summary());
                     let tb = Arc::new(tb);
-                    self.tablebases = Some(Arc::clone(&tb));
-                    self.searcher().tablebases = Some(tb);
+                    self.tablebases = Some(tb);
                 } else {
-                    self.searcher().tablebases = None;
                     self.tablebases = None;
                     if !spec.trim().is_empty() {
                         self.out.info_string("SyzygyPath: no tables loaded; playing without tablebases");
@@ -349,7 +362,6 @@ impl Engine {
             }
             Err(e) => {
                 self.out.info_string(&e);
-                self.searcher().tablebases = None;
                 self.tablebases = None;
             }
         }
@@ -366,34 +378,14 @@ impl Engine {
     }
 
     fn display(&self) {
-        let pos = self.game.pos();
-        let board = pos.board();
-        self.out.line("");
-        for rank in (0..8).rev() {
-            self.out.line(" +---+---+---+---+---+---+---+---+");
-            let mut row = String::from(" |");
-            for file in 0..8 {
-                let sq = shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
-                let c = board.piece_at(sq).map_or(' ', |p| p.char());
-                row.push_str(&format!(" {c} |"));
-            }
-            row.push_str(&format!(" {}", rank + 1));
-            self.out.line(&row);
-        }
-        self.out.line(" +---+---+---+---+---+---+---+---+");
-        self.out.line("   a   b   c   d   e   f   g   h");
-        self.out.line("");
-        self.out.line(&format!("Fen: {}", Fen::from_position(pos, EnPassantMode::Legal)));
-        self.out.line(&format!("Key: {:016X}", self.game.key()));
-        let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
-        self.out.line(&format!("Checkers: {}", checkers.join(" ")));
-        self.out.line(&format!("Start: {} (+{} moves)", self.root_fen, self.game.keys_len()));
-        // Never lock the searcher here: a running search holds it (fuzzing found `go` + `d` hanging).
+        // Never lock the searchers here: a running search holds them (fuzzing found `go` + `d` hanging).
         let tb_line = match &self.tablebases {
-            Some(tb) => tb.describe(pos),
+            Some(tb) => tb.describe(self.game.pos()),
             None => "Tablebase: none loaded (set SyzygyPath)".to_string(),
         };
-        self.out.line(&tb_line);
+        for l in fmt::board(&self.game, &self.root_fen, &tb_line) {
+            self.out.line(&l);
+        }
     }
 
     fn eval(&self) {
@@ -416,16 +408,13 @@ impl Engine {
             let mut g = self.game.clone();
             let t = std::time::Instant::now();
             let div = perft::divide(&mut g, depth.max(1));
-            let mut total = 0;
-            for (m, n) in div {
-                self.out.line(&format!("{}: {n}", fmt::uci_move(m)));
-                total += n;
+            for l in fmt::perft(&div, t.elapsed()) {
+                self.out.line(&l);
             }
-            let ms = t.elapsed().as_millis().max(1) as u64;
-            self.out.line("");
-            self.out.line(&format!("Nodes searched: {total} ({} nps)", total * 1000 / ms));
             return;
         }
+        self.report_strength_if_changed();
+        self.report_seed_if_weak();
         let mut limits = cmd.limits;
         limits.multipv = self.multipv;
         limits.threads = self.threads;
@@ -434,14 +423,22 @@ impl Engine {
         let waits = limits.infinite;
         let game = self.game.clone();
         let out = self.out.clone();
-        let searcher = Arc::clone(&self.searcher);
-        let weak_searcher = Arc::clone(&self.weak_searcher);
-        let overhead = self.move_overhead;
+        let searchers = Arc::clone(&self.searchers);
         let ctl = Arc::clone(&control);
         let player = self.strength.player();
-        let seed = self.strength.game_seed;
+        let match_seed = self.strength.game_seed;
+        let tablebases = self.tablebases.clone();
+        let move_overhead = self.move_overhead;
         let handle = std::thread::Builder::new().name("search".into()).stack_size(64 * 1024 * 1024).spawn(move || {
-            let (best, ponder) = think(&player, &searcher, &weak_searcher, &game, &limits, seed, overhead, &ctl, &out);
+            let request = MoveRequest { game: &game, limits, match_seed, tablebases, move_overhead };
+            let decision = {
+                let mut searchers = searchers.lock().unwrap_or_else(|e| e.into_inner());
+                player.play(&mut searchers, &request, &ctl, &mut UciReporter(out.clone()))
+            };
+            // The last `info` line's PV starts with the move played.
+            if let Some(info) = decision.info() {
+                out.line(&fmt::info(&info));
+            }
             // `go infinite` and `go ponder` must not answer before `stop` / `ponderhit`.
             loop {
                 if ctl.stopped() || (!waits && !ctl.pondering.load(Ordering::SeqCst)) {
@@ -449,13 +446,13 @@ impl Engine {
                 }
                 std::thread::sleep(Duration::from_millis(1));
             }
-            out.line(&fmt::bestmove(best, ponder));
+            out.line(&fmt::bestmove(decision.mv, decision.ponder));
         });
         match handle {
             Ok(handle) => self.job = Some(Job { control, handle }),
             Err(e) => {
                 self.out.info_string(&format!("cannot start the search thread: {e}"));
-                self.out.line("bestmove 0000");
+                self.out.line(&fmt::bestmove(None, None));
             }
         }
     }
@@ -467,7 +464,7 @@ impl Engine {
             job.control.stop();
             if job.handle.join().is_err() {
                 self.out.info_string("the search thread failed; state kept");
-                self.out.line("bestmove 0000");
+                self.out.line(&fmt::bestmove(None, None));
             }
         }
     }
@@ -482,73 +479,6 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_search();
     }
-}
-
-/// Runs one `go` for `player` and reports it; returns the move to play and the ponder move. The last
-/// `info` line printed always has a PV that starts with the move played.
-#[allow(clippy::too_many_arguments)]
-fn think(
-    player: &Player,
-    searcher: &Mutex<Searcher>,
-    weak_searcher: &Mutex<Searcher>,
-    game: &Game,
-    limits: &crate::search::Limits,
-    seed: u64,
-    overhead: Duration,
-    ctl: &Control,
-    out: &Out,
-) -> (Option<Move>, Option<Move>) {
-    let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
-    s.move_overhead = overhead;
-    if player.is_full_strength() {
-        s.eval = player.eval_config();
-        let tb = s.tablebases.clone();
-        if !player.tablebases_allowed() {
-            s.tablebases = None;
-        }
-        // Full strength is the engine itself: always the newest search.
-        let limits = crate::search::Limits { generation: crate::search::Generation::LATEST, ..limits.clone() };
-        let r = s.search(game, &limits, ctl, &mut UciReporter(out.clone()));
-        s.tablebases = tb;
-        if let Some(rm) = r.root_moves.first() {
-            out.line(&fmt::info(&Info {
-                depth: r.depth,
-                seldepth: r.seldepth,
-                multipv: 1,
-                score: rm.score,
-                bound: crate::search::ScoreBound::Exact,
-                nodes: r.nodes,
-                time: r.time,
-                hashfull: s.hashfull(),
-                tbhits: r.tbhits,
-                pv: &rm.pv,
-            }));
-        }
-        return (r.best, r.ponder);
-    }
-    let tb = s.tablebases.clone();
-    drop(s);
-    let mut weak = weak_searcher.lock().unwrap_or_else(|e| e.into_inner());
-    weak.move_overhead = overhead;
-    // Weak play is reproducible: one thread, whatever `Threads` says.
-    let limits = &crate::search::Limits { threads: 1, ..limits.clone() };
-    let d = player.decide_weak(&mut weak, tb, game, limits, seed, ctl);
-    if let Some(mv) = d.mv {
-        let pv = if d.pv.first() == Some(&mv) { d.pv.clone() } else { vec![mv] };
-        out.line(&fmt::info(&Info {
-            depth: d.depth.max(1),
-            seldepth: d.search.seldepth,
-            multipv: 1,
-            score: d.score,
-            bound: crate::search::ScoreBound::Exact,
-            nodes: d.nodes,
-            time: d.search.time,
-            hashfull: 0,
-            tbhits: d.search.tbhits,
-            pv: &pv,
-        }));
-    }
-    (d.mv, d.ponder)
 }
 
 /// Parses the arguments of `position` into a legal root position and legal moves.

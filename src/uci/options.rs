@@ -25,26 +25,6 @@ pub enum Value {
 }
 
 impl Opt {
-    pub fn declaration(&self) -> String {
-        match &self.kind {
-            Kind::Spin { default, min, max } => {
-                format!("option name {} type spin default {default} min {min} max {max}", self.name)
-            }
-            Kind::Check { default } => {
-                format!("option name {} type check default {default}", self.name)
-            }
-            Kind::Button => format!("option name {} type button", self.name),
-            Kind::Str { default } => {
-                let d = if default.is_empty() { "<empty>" } else { default };
-                format!("option name {} type string default {d}", self.name)
-            }
-            Kind::Combo { default, vars } => {
-                let v: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
-                format!("option name {} type combo default {default} {}", self.name, v.join(" "))
-            }
-        }
-    }
-
     /// Checks a raw value against the option's type and range.
     pub fn parse(&self, raw: Option<&str>) -> Result<Value, String> {
         let raw = raw.map(str::trim);
@@ -112,10 +92,7 @@ pub fn all_options() -> Vec<Opt> {
         Opt { name: "UCI_LimitStrength", kind: Kind::Check { default: false } },
         Opt { name: "UCI_Elo", kind: Kind::Spin { default: hi as i64, min: lo as i64, max: hi as i64 } },
         Opt { name: "Skill Level", kind: Kind::Spin { default: 20, min: 0, max: 20 } },
-        Opt {
-            name: "Seed",
-            kind: Kind::Spin { default: 0, min: 0, max: crate::profile::seed::MAX_SEED_OPTION as i64 },
-        },
+        Opt { name: "Seed", kind: Kind::Spin { default: 0, min: 0, max: crate::seed::MAX_SEED_OPTION as i64 } },
         Opt { name: "Avatar File", kind: Kind::Str { default: String::new() } },
     ]);
     v

@@ -32,7 +32,12 @@ impl Uci {
     }
 
     pub fn start_with_args(args: &[&str]) -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        Self::start_program(env!("CARGO_BIN_EXE_sparring"), args)
+    }
+
+    /// Starts another build of the engine (e.g. a recorded baseline binary).
+    pub fn start_program(program: &str, args: &[&str]) -> Uci {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

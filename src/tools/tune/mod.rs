@@ -17,7 +17,9 @@
 //! promotion as the best move, or scored beyond ±`MAX_ABS_CP`, are left out (not quiet). Every
 //! fifth position is held out and its loss reported before and after.
 
-use super::{EvalConfig, MAX_PHASE, ParamSet, Term, Weights, texel, trace};
+pub mod texel;
+
+use crate::eval::{EvalConfig, MAX_PHASE, ParamSet, Term, Weights, trace};
 use clap::Parser;
 use shakmaty::{Chess, Position};
 use std::process::ExitCode;
@@ -125,7 +127,7 @@ fn quiet_best(pos: &Chess, best: &str) -> bool {
     if best.is_empty() {
         return true;
     }
-    match crate::humanlike::types::parse_uci(pos, best) {
+    match crate::board::notation::parse_uci(pos, best) {
         Ok(m) => !m.is_capture() && !m.is_promotion(),
         Err(_) => false,
     }
@@ -212,14 +214,7 @@ pub fn fit(set: &[&Sample], alpha: f64, iterations: usize, rate: f64, fixed: &[b
     w
 }
 
-pub fn main(args: &[String]) -> ExitCode {
-    let args = match Args::try_parse_from(std::iter::once("sparring tune".to_string()).chain(args.iter().cloned())) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
-        }
-    };
+pub fn main(args: Args) -> ExitCode {
     let text = match std::fs::read_to_string(&args.data) {
         Ok(t) => t,
         Err(e) => {

@@ -1,11 +1,10 @@
-//! `bench`: a fixed-depth search of fixed positions from a clean state. The total node count is
+//! The bench: a fixed-depth search of fixed positions from a clean state. The total node count is
 //! the behaviour signature of the search and evaluation; quote it in commits that change either.
 
 use crate::board::Game;
 use crate::search::{Generation, Limits, Searcher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
-use std::process::ExitCode;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -75,38 +74,10 @@ pub fn run(depth: i32, generation: Generation, mut line: impl FnMut(&str)) -> Be
             i + 1,
             POSITIONS.len(),
             r.nodes,
-            super::fmt::score(r.score),
-            r.best.map_or("0000".to_string(), super::fmt::uci_move)
+            crate::score::Score::from_internal(r.score).uci(),
+            r.best.map_or("0000".to_string(), crate::board::notation::uci)
         ));
     }
     let millis = start.elapsed().as_millis().max(1) as u64;
     BenchResult { nodes, nps: nodes * 1000 / millis, millis }
-}
-
-/// `sparring bench [DEPTH] [--generation N]`: the newest search unless a generation is named.
-pub fn main(args: &[String]) -> ExitCode {
-    let usage = || {
-        eprintln!("usage: sparring bench [DEPTH 1..64] [--generation 1..{}]", Generation::LATEST.number());
-        ExitCode::from(2)
-    };
-    let mut depth = DEFAULT_DEPTH;
-    let mut generation = Generation::LATEST;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--generation" {
-            match it.next().and_then(|n| n.parse::<u32>().ok()).and_then(Generation::from_number) {
-                Some(g) => generation = g,
-                None => return usage(),
-            }
-        } else {
-            match a.parse::<i32>() {
-                Ok(d) if (1..=64).contains(&d) => depth = d,
-                _ => return usage(),
-            }
-        }
-    }
-    eprintln!("info string bench depth {depth} search generation {}", generation.number());
-    let r = run(depth, generation, |l| eprintln!("{l}"));
-    println!("{} nodes {} nps", r.nodes, r.nps);
-    ExitCode::SUCCESS
 }

@@ -21,7 +21,8 @@ use serde_json::Value;
 use shakmaty::Chess;
 use std::time::Instant;
 
-use super::{EvalConfig, Params, Weights, trace_with, tune::SIGMOID_K};
+use super::SIGMOID_K;
+use crate::eval::{EvalConfig, Params, Weights, trace_with};
 
 /// One training position: the position and its reference score (White's view, centipawns).
 pub struct Position {
@@ -130,7 +131,7 @@ pub fn loss(set: &[&Position], params: &Params, alpha: f64) -> f64 {
 
 /// The reference scale that best fits `params` (golden-section search on [0.2, 3]).
 pub fn fit_alpha(set: &[&Position], params: &Params) -> f64 {
-    super::tune::golden_section(0.2, 3.0, 40, |alpha| loss(set, params, alpha))
+    super::golden_section(0.2, 3.0, 40, |alpha| loss(set, params, alpha))
 }
 
 /// What the search did.

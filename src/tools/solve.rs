@@ -47,43 +47,26 @@ pub fn parse_epd(line: &str) -> Result<EpdCase, String> {
     Ok(case)
 }
 
-pub fn main(args: &[String]) -> ExitCode {
-    let mut file = None;
-    let mut movetime = 1000u64;
-    let mut depth = None;
-    let mut hash = 64usize;
-    let mut i = 0;
-    while i < args.len() {
-        let next = args.get(i + 1).map(String::as_str);
-        match (args[i].as_str(), next) {
-            ("--movetime", Some(v)) => {
-                movetime = v.parse().unwrap_or(movetime);
-                i += 1;
-            }
-            ("--depth", Some(v)) => {
-                depth = v.parse().ok();
-                i += 1;
-            }
-            ("--hash", Some(v)) => {
-                hash = v.parse().unwrap_or(hash);
-                i += 1;
-            }
-            ("-h" | "--help", _) => {
-                println!("usage: sparring solve FILE.epd [--movetime MS (default 1000)] [--depth D] [--hash MB]");
-                return ExitCode::SUCCESS;
-            }
-            (f, _) if file.is_none() && !f.starts_with("--") => file = Some(f.to_string()),
-            (other, _) => {
-                eprintln!("sparring solve: unexpected argument '{other}'");
-                return ExitCode::from(2);
-            }
-        }
-        i += 1;
-    }
-    let Some(file) = file else {
-        eprintln!("usage: sparring solve FILE.epd [--movetime MS] [--depth D] [--hash MB]");
-        return ExitCode::from(2);
-    };
+/// Runs an EPD test suite (`bm`/`am` opcodes, e.g. WAC or STS) with the newest search and prints
+/// one line per position and the number solved.
+#[derive(clap::Parser, Debug)]
+#[command(name = "sparring solve")]
+pub struct Args {
+    /// The EPD file.
+    pub file: String,
+    /// Time per position in milliseconds (unless --depth is given).
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Fixed search depth per position instead of a time.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+pub fn main(args: Args) -> ExitCode {
+    let Args { file, movetime, depth, hash } = args;
     let text = match std::fs::read_to_string(&file) {
         Ok(t) => t,
         Err(e) => {
@@ -124,9 +107,9 @@ pub fn main(args: &[String]) -> ExitCode {
             if ok { "ok" } else { "FAIL" },
             solved,
             total,
-            played.map_or("0000".into(), super::fmt::uci_move),
+            played.map_or("0000".into(), crate::board::notation::uci),
             r.depth,
-            super::fmt::score(r.score)
+            crate::score::Score::from_internal(r.score).uci()
         );
     }
     let secs = start.elapsed().as_secs_f64().max(0.001);
