@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Writes bench/results/humanlike-ladder.md from the measurement CSVs (stdlib only):
 humanlike-ladder.csv (each point on its band), humanlike-ladder-monotone.csv (every point on one
 band's positions), humanlike-ladder-sfpoints.csv + humanlike-stockfish.csv (same positions as
