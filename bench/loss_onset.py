@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """When do we see that a game is lost? For each game sparring lost in a match PGN written by
 `sparring match` (comments `{score/depth time}` from both engines), the first ply at which the
 winner's own eval reaches +1.5, sparring's eval at that moment, and how many plies later

@@ -18,4 +18,4 @@ rm -f "$out.pgn"
   -pgnout "$out.pgn" -jsonout "$out.json" -progress quiet > "$out.txt"
 tail -12 "$out.txt"
 ./target/release/sparring strength "$out.pgn" --depth 6 --plies --format csv --quiet > "$out.plies.csv" 2>/dev/null
-python3 bench/selfplay_stats.py "$out.pgn" "$out.plies.csv" | tee "$out.stats.csv"
+bench/py.sh bench/selfplay_stats.py "$out.pgn" "$out.plies.csv" | tee "$out.stats.csv"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Per-engine numbers of a match PGN written by `sparring match`:
 mean regret (cp loss vs the oracle, capped at 300, eligible plies only) and ASE from
 `sparring strength --plies --format csv`, and mean time per move from the PGN move comments.

@@ -35,4 +35,4 @@ for p in "${pairs[@]}"; do
     -srand $(( 6000 + ours )) -pgnout "$stem.pgn" -jsonout "$stem.json" -progress quiet > "$stem.txt"
   grep -E '^(Score|Elo|Terminations)' "$stem.txt" || tail -5 "$stem.txt"
 done
-python3 bench/sf_scale_report.py
+bench/py.sh bench/sf_scale_report.py

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Stockfish-scale equivalents of ladder points from bench/sf-scale.sh's match summaries.
 
 For each pairing (sparring UCI_Elo OURS vs Stockfish 15.1 UCI_Elo SF) the match's logistic Elo

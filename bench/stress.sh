@@ -65,4 +65,4 @@ for p in "${pairings[@]}"; do
     fi
   done
 done
-python3 bench/stress_check.py "$out" "${replay[@]}" | tee "$out/summary.md"
+bench/py.sh bench/stress_check.py "$out" "${replay[@]}" | tee "$out/summary.md"

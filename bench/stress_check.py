@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Summarise bench/stress.sh: faults over all pairings, and the replay comparison.
 
 Usage: stress_check.py OUT_DIR REPLAYED_LABEL...

@@ -215,6 +215,10 @@ fn cli_refuses_bad_input_clearly() {
 #[test]
 fn shipped_calibration_reproduces_from_the_committed_oracle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !root.join("bench/humanlike/oracle.jsonl").exists() {
+        eprintln!("skipped: bench/humanlike/oracle.jsonl not found (run bench/unpack.sh)");
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("sparring-ipr-ship-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("model.json");
@@ -297,6 +301,10 @@ fn pgn_subcommand_rates_a_player_and_reuses_its_cache() {
     let cache = dir.join("cache.jsonl");
     let csv = dir.join("out.csv");
     let pgn = "bench/results/selfplay/ladder-1100-vs-900.pgn";
+    if !root.join(pgn).exists() {
+        eprintln!("skipped: {pgn} not found (run bench/unpack.sh)");
+        return;
+    }
     let run = |player: &str| {
         Command::new(bin())
             .current_dir(root)

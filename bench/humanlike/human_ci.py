@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """How well do the humans' per-band targets pin down a ladder point? Cluster bootstrap over games.
 
 The ladder is fitted to each band's mean centipawn loss on its eligible positions, but those

@@ -1,3 +1,4 @@
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Reading `oracle.jsonl` the way `sparring humanlike` does (src/humanlike/types.rs): which positions
 are eligible and what a move loses. Shared by human_ci.py, point_ci.py and paired_sf.py."""
 import json

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Ours against Stockfish `UCI_Elo` at the same number, paired on the same positions.
 
 For each Stockfish point, the ladder's moves (`sparring humanlike check --moves-out`) and

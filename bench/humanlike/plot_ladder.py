@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """SVG: mean capped cp loss per rating band for the humans, ladder v7 (at each band's middle) and
 Stockfish 15.1 UCI_Elo (at its own number). Reads bench/results/humanlike-{ladder,stockfish}.csv,
 writes bench/results/humanlike-ladder-loss.svg. Stdlib only."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Each ladder point against the humans of its band on the same positions, with intervals.
 
 Reads the moves a ladder point chose (`sparring humanlike check --moves-out`) and, per point and

@@ -10,6 +10,7 @@
 # default 8), GO (Stockfish's go arguments, default "movetime 50"), BIN (sparring binary).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+bench/unpack.sh   # the compressed human-position caches and self-play games (no-op once unpacked)
 STAGE=${1:-all}
 BIN=${BIN:-target/release/sparring}
 JOBS=${JOBS:-1}

@@ -5,6 +5,7 @@
 #   bench/humanlike/seed_spread.sh K BAND:ELO ...    e.g. seed_spread.sh 8 1800:1900 2000:2100 2200:2300
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+bench/unpack.sh   # the compressed human-position caches and self-play games (no-op once unpacked)
 K=${1:?number of seeds}; shift
 cargo build --release --locked --quiet
 BIN=target/release/sparring

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Cross-check (a) with a position-set control: how much lower does the IPR rate a *fixed* player
 on a ladder point's self-play positions than on the human positions it was calibrated on?
 

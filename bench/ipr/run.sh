@@ -10,6 +10,7 @@
 # Outputs: calibration/ipr-model.json, bench/humanlike/selfplay/*.jsonl, bench/results/ipr/*.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+bench/unpack.sh   # the compressed human-position caches and self-play games (no-op once unpacked)
 cargo build --release --locked
 BIN=target/release/sparring
 H=bench/humanlike
@@ -75,4 +76,4 @@ for elo in 1500 1700 1900 2100 2300; do
         --csv "$R/reference-$elo-selfplay.csv" > "$R/reference-$elo-selfplay.txt"
 done
 rm -f $S/all-selfplay.oracle.tmp
-python3 bench/ipr/reference_shift.py | tee $R/selfplay-reference-shift.txt
+bench/py.sh bench/ipr/reference_shift.py | tee $R/selfplay-reference-shift.txt

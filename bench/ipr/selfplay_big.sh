@@ -8,6 +8,7 @@
 #   JOBS=2 bench/ipr/selfplay_big.sh [POINT ...]   (default: 1500 1700 1900 2100 2300 2400)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+bench/unpack.sh   # the compressed human-position caches and self-play games (no-op once unpacked)
 cargo build --release --locked
 BIN=target/release/sparring
 S=bench/humanlike/selfplay/big
@@ -35,4 +36,4 @@ for elo in 1500 1700 1900 2100 2300; do
         --csv "$R/reference-$elo-selfplay.csv" > "$R/reference-$elo-selfplay.txt"
 done
 rm -f $S/all.oracle.tmp
-python3 bench/ipr/reference_shift.py --dir $R | tee $R/selfplay-reference-shift.txt
+bench/py.sh bench/ipr/reference_shift.py --dir $R | tee $R/selfplay-reference-shift.txt

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Scores sampled positions with Stockfish for `sparring tune`.
 
 Reads JSON lines with a "fen" field (`sparring humanlike sample` output) and writes

@@ -20,7 +20,7 @@ fi
 for set in human engine; do
   [ -f "$out/$set.jsonl" ] || continue
   for part in 0 1; do
-    python3 bench/tune/label_stockfish.py "$out/$set.jsonl" "$out/$set.$part.tsv" $part 2 9 &
+    bench/py.sh bench/tune/label_stockfish.py "$out/$set.jsonl" "$out/$set.$part.tsv" $part 2 9 &
   done
   wait
   cat "$out/$set".[01].tsv > "$out/$set.tsv"

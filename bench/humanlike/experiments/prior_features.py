@@ -1,6 +1,6 @@
 # Prototype (issue 6, not shipped): a move-feature prior on top of the Regan-Haworth choice model.
 # Builds per-move features of every eligible human position in bench/humanlike/oracle.jsonl.
-# Needs: pip install python-chess numpy scipy.  Run from the repository root, then prior_fit.py.
+# Needs chess, numpy, scipy (bench/requirements.txt): bench/py.sh bench/humanlike/experiments/prior_features.py, then prior_fit.py.
 import json, math, sys, chess, numpy as np, pickle
 VAL={chess.PAWN:1,chess.KNIGHT:3,chess.BISHOP:3,chess.ROOK:5,chess.QUEEN:9,chess.KING:0}
 def feats(b, m):
