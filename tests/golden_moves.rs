@@ -34,60 +34,26 @@ const POSITIONS: &[&str] = &[
     "fen r4rk1/1b3ppp/p1n1pq2/1p6/3P4/P1NB1N2/1P3PPP/R2QR1K1 b - - 0 15",
 ];
 
-/// Ten settings (plus two full-strength searches with fixed work): `setoption` lines and the `go`.
-fn settings() -> Vec<(&'static str, Vec<&'static str>, &'static str)> {
-    vec![
-        ("strong-nodes", vec!["setoption name Profile value strong"], "go nodes 20000"),
-        ("strong-depth", vec!["setoption name Profile value strong"], "go depth 7"),
-        ("reduced", vec!["setoption name Profile value reduced"], "go wtime 600000 btime 600000"),
-        ("club", vec!["setoption name Profile value club"], "go wtime 600000 btime 600000"),
-        ("random", vec!["setoption name Profile value random"], "go wtime 600000 btime 600000"),
-        (
-            "elo800",
-            vec!["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 800"],
-            "go wtime 600000 btime 600000",
-        ),
-        (
-            "elo1200",
-            vec!["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1200"],
-            "go wtime 600000 btime 600000",
-        ),
-        (
-            "elo1500",
-            vec!["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1500"],
-            "go wtime 600000 btime 600000",
-        ),
-        (
-            "elo1900",
-            vec!["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1900"],
-            "go wtime 600000 btime 600000",
-        ),
-        (
-            "elo2400",
-            vec!["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2400"],
-            "go wtime 600000 btime 600000",
-        ),
-        (
-            "elo1500-attacker",
-            vec![
-                "setoption name UCI_LimitStrength value true",
-                "setoption name UCI_Elo value 1500",
-                "setoption name Avatar File value avatars/attacker.avt",
-            ],
-            "go wtime 600000 btime 600000",
-        ),
-        (
-            "elo2100-defender",
-            vec![
-                "setoption name UCI_LimitStrength value true",
-                "setoption name UCI_Elo value 2100",
-                "setoption name Avatar File value avatars/defender.avt",
-            ],
-            "go wtime 600000 btime 600000",
-        ),
-        ("skill5", vec!["setoption name Skill Level value 5"], "go wtime 600000 btime 600000"),
-    ]
-}
+/// A clock long enough that a weak setting's node budget, not the clock, ends its search.
+const CLOCK: &str = "go wtime 600000 btime 600000";
+
+/// Ten settings (plus two full-strength searches with fixed work): name, `setoption` name=value
+/// pairs separated by `;`, and the `go`.
+const SETTINGS: &[(&str, &str, &str)] = &[
+    ("strong-nodes", "Profile=strong", "go nodes 20000"),
+    ("strong-depth", "Profile=strong", "go depth 7"),
+    ("reduced", "Profile=reduced", CLOCK),
+    ("club", "Profile=club", CLOCK),
+    ("random", "Profile=random", CLOCK),
+    ("elo800", "UCI_LimitStrength=true;UCI_Elo=800", CLOCK),
+    ("elo1200", "UCI_LimitStrength=true;UCI_Elo=1200", CLOCK),
+    ("elo1500", "UCI_LimitStrength=true;UCI_Elo=1500", CLOCK),
+    ("elo1900", "UCI_LimitStrength=true;UCI_Elo=1900", CLOCK),
+    ("elo2400", "UCI_LimitStrength=true;UCI_Elo=2400", CLOCK),
+    ("elo1500-attacker", "UCI_LimitStrength=true;UCI_Elo=1500;Avatar File=avatars/attacker.avt", CLOCK),
+    ("elo2100-defender", "UCI_LimitStrength=true;UCI_Elo=2100;Avatar File=avatars/defender.avt", CLOCK),
+    ("skill5", "Skill Level=5", CLOCK),
+];
 
 const SEEDS: [u64; 2] = [7, 424242];
 
@@ -98,7 +64,7 @@ fn golden_path() -> PathBuf {
 /// Plays every position at every setting and seed; one line per decision.
 fn play_all() -> String {
     let mut out = String::new();
-    for (name, options, go) in settings() {
+    for &(name, options, go) in SETTINGS {
         for seed in SEEDS {
             // One process per setting and seed, started in the repository root (avatar paths).
             let mut e = match std::env::var("GOLDEN_BIN") {
@@ -107,8 +73,9 @@ fn play_all() -> String {
             };
             e.send("uci");
             e.wait_for(Duration::from_secs(10), |l| l == "uciok");
-            for o in &options {
-                e.send(o);
+            for o in options.split(';') {
+                let (k, v) = o.split_once('=').expect("name=value");
+                e.send(&format!("setoption name {k} value {v}"));
             }
             e.send(&format!("setoption name Seed value {seed}"));
             for (i, pos) in POSITIONS.iter().enumerate() {

@@ -1,0 +1,151 @@
+//! The layering of `src/` (ARCHITECTURE.md): data flows one way, uci → player → search → policy →
+//! bestmove, and no module reaches up or sideways. Every `crate::X` path in a module must name a
+//! module of a lower layer (or the module itself); inside `tools/`, one tool never uses another
+//! tool, only the shared building blocks, and only the command line (`tools::cli`) uses `uci`.
+
+use std::path::{Path, PathBuf};
+
+/// Top-level modules, lowest layer first. A module may use only those before it.
+const LAYERS: &[&str] = &[
+    "score", "board", "seed", "eval", "tablebase", "search", "policy", "profile", "player", "uci", "tools",
+];
+
+/// The tools (subcommands) inside `tools/`: none may use another. `cli` dispatches to all of them;
+/// everything else in `tools/` is a shared building block any tool may use.
+const TOOLS: &[&str] = &["arena", "estimate", "humanlike", "bench", "solve", "tune"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The identifiers that follow `crate::` on a line of code (comments stripped), including the
+/// members of a braced group `crate::{a, b::c}`.
+fn crate_paths(line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        let after = &rest[i + "crate::".len()..];
+        if let Some(group) = after.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let name: String = item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !name.is_empty() {
+                    found.push(name);
+                }
+            }
+        } else {
+            let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            found.push(name);
+        }
+        rest = after;
+    }
+    found
+}
+
+/// (top-level module, tool inside `tools/` if any) of a source file.
+fn owner(src: &Path, file: &Path) -> Option<(String, Option<String>)> {
+    let rel = file.strip_prefix(src).unwrap();
+    let parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string()).collect();
+    let top = parts[0].clone();
+    if top == "lib" || top == "main" || top == "bin" {
+        return None;
+    }
+    // A tool still at the top level (as before the tools layer) counts as part of `tools`.
+    if TOOLS.contains(&top.as_str()) {
+        return Some(("tools".into(), Some(top)));
+    }
+    let tool = (top == "tools" && parts.len() > 1).then(|| parts[1].clone());
+    Some((top, tool))
+}
+
+/// `tools::X` paths in a line (to check tools against each other).
+fn tools_paths(line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("tools::") {
+        let after = &rest[i + "tools::".len()..];
+        let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        found.push(name);
+        rest = after;
+    }
+    found
+}
+
+fn violations(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let layer = |m: &str| LAYERS.iter().position(|l| *l == m);
+    let mut bad = Vec::new();
+    for file in &files {
+        let Some((top, tool)) = owner(src, file) else { continue };
+        let Some(own) = layer(&top) else {
+            bad.push(format!("{}: module '{top}' has no layer in tests/layering.rs", file.display()));
+            continue;
+        };
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            for used in crate_paths(line) {
+                if let Some(tool) = &tool
+                    && TOOLS.contains(&tool.as_str())
+                    && TOOLS.contains(&used.as_str())
+                    && used != *tool
+                {
+                    bad.push(format!("{}:{}: tool {tool} uses tool {used}", file.display(), n + 1));
+                    continue;
+                }
+                // `uci` is the engine's protocol only: the tools drive engines with `tools::process`,
+                // and just `cli` starts the engine itself.
+                if used == "uci" && top == "tools" && tool.as_deref() != Some("cli") {
+                    bad.push(format!("{}:{}: tools use crate::uci (only tools::cli may)", file.display(), n + 1));
+                    continue;
+                }
+                let used = if TOOLS.contains(&used.as_str()) { "tools".to_string() } else { used };
+                match layer(&used) {
+                    Some(l) if l < own || used == top => {}
+                    Some(_) => bad.push(format!("{}:{}: {top} uses crate::{used} (a layer above or beside it)", file.display(), n + 1)),
+                    None => bad.push(format!("{}:{}: unknown module crate::{used}", file.display(), n + 1)),
+                }
+            }
+            if let Some(tool) = &tool
+                && TOOLS.contains(&tool.as_str())
+            {
+                for used in tools_paths(line) {
+                    if TOOLS.contains(&used.as_str()) && used != *tool {
+                        bad.push(format!("{}:{}: tool {tool} uses tool {used}", file.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn no_module_reaches_up_or_sideways() {
+    // LAYERING_SRC=<other tree>/src lists another tree's violations (e.g. before a refactor).
+    let src = std::env::var("LAYERING_SRC").map(PathBuf::from).unwrap_or_else(|_| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
+    });
+    let bad = violations(&src);
+    assert!(bad.is_empty(), "{} imports against the layering:\n{}", bad.len(), bad.join("\n"));
+}
+
+#[test]
+fn the_checker_sees_violations() {
+    assert_eq!(crate_paths("use crate::{board::Game, search::Limits}; // crate::uci"), ["board", "search"]);
+    assert_eq!(crate_paths("let x = crate::player::Player::strong();"), ["player"]);
+    assert_eq!(tools_paths("use crate::tools::humanlike::types;"), ["humanlike"]);
+}
