@@ -97,8 +97,6 @@ impl EvalInfo {
             ];
         }
         let all = occ[0] | occ[1];
-        let queens = pcs[0][Q] | pcs[1][Q];
-
         let mut info = EvalInfo {
             pcs,
             occ,
@@ -122,8 +120,17 @@ impl EvalInfo {
             counts,
             npm: [0; 2],
         };
+        info.pawns_kings_pins();
+        info.mobility_areas_and_king_rings();
+        info.piece_attacks(w);
+        info
+    }
 
-        // Pawns, kings, pins, passed pawns.
+    /// Pawn and king attacks, pinned blockers, passed pawns, non-pawn material.
+    #[inline]
+    fn pawns_kings_pins(&mut self) {
+        let info = self;
+        let (pcs, counts, ksq, all) = (info.pcs, info.counts, info.ksq, info.all);
         for c in COLORS {
             let (us, them) = (ci(c), ci(!c));
             let pawns = pcs[us][P];
@@ -156,7 +163,13 @@ impl EvalInfo {
             }
             info.passed[us] = passed;
         }
+    }
 
+    /// Mobility areas, and the king rings with the pawn attacks on them.
+    #[inline]
+    fn mobility_areas_and_king_rings(&mut self) {
+        let info = self;
+        let (pcs, occ, ksq, all) = (info.pcs, info.occ, info.ksq, info.all);
         for c in COLORS {
             let (us, them) = (ci(c), ci(!c));
             let low = rel_rank_bb(c, 1) | rel_rank_bb(c, 2);
@@ -173,8 +186,14 @@ impl EvalInfo {
             info.king_ring[us] = ring;
             info.ka_count[them] = popcnt(ring & info.att[them][P]);
         }
+    }
 
-        // Knights, bishops, rooks, queens: attacks, king attackers, mobility.
+    /// Knights, bishops, rooks, queens: attacks, king attackers, mobility, the piece list.
+    #[inline]
+    fn piece_attacks(&mut self, w: &Weights) {
+        let info = self;
+        let (pcs, ksq, all) = (info.pcs, info.ksq, info.all);
+        let queens = pcs[0][Q] | pcs[1][Q];
         for c in COLORS {
             let (us, them) = (ci(c), ci(!c));
             let mut n = 0;
@@ -207,7 +226,6 @@ impl EvalInfo {
             }
             info.n[us] = n;
         }
-        info
     }
 
     /// Game phase in 0..=MAX_PHASE from the non-pawn material on the board.

@@ -6,9 +6,8 @@
 use std::path::{Path, PathBuf};
 
 /// Top-level modules, lowest layer first. A module may use only those before it.
-const LAYERS: &[&str] = &[
-    "score", "board", "seed", "eval", "tablebase", "search", "policy", "profile", "player", "uci", "tools",
-];
+const LAYERS: &[&str] =
+    &["score", "board", "seed", "eval", "tablebase", "search", "policy", "profile", "player", "uci", "tools"];
 
 /// The tools (subcommands) inside `tools/`: none may use another. `cli` dispatches to all of them;
 /// everything else in `tools/` is a shared building block any tool may use.
@@ -115,7 +114,11 @@ fn violations(src: &Path) -> Vec<String> {
                 let used = if TOOLS.contains(&used.as_str()) { "tools".to_string() } else { used };
                 match layer(&used) {
                     Some(l) if l < own || used == top => {}
-                    Some(_) => bad.push(format!("{}:{}: {top} uses crate::{used} (a layer above or beside it)", file.display(), n + 1)),
+                    Some(_) => bad.push(format!(
+                        "{}:{}: {top} uses crate::{used} (a layer above or beside it)",
+                        file.display(),
+                        n + 1
+                    )),
                     None => bad.push(format!("{}:{}: unknown module crate::{used}", file.display(), n + 1)),
                 }
             }
@@ -136,9 +139,9 @@ fn violations(src: &Path) -> Vec<String> {
 #[test]
 fn no_module_reaches_up_or_sideways() {
     // LAYERING_SRC=<other tree>/src lists another tree's violations (e.g. before a refactor).
-    let src = std::env::var("LAYERING_SRC").map(PathBuf::from).unwrap_or_else(|_| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
-    });
+    let src = std::env::var("LAYERING_SRC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"));
     let bad = violations(&src);
     assert!(bad.is_empty(), "{} imports against the layering:\n{}", bad.len(), bad.join("\n"));
 }
@@ -148,4 +151,129 @@ fn the_checker_sees_violations() {
     assert_eq!(crate_paths("use crate::{board::Game, search::Limits}; // crate::uci"), ["board", "search"]);
     assert_eq!(crate_paths("let x = crate::player::Player::strong();"), ["player"]);
     assert_eq!(tools_paths("use crate::tools::humanlike::types;"), ["humanlike"]);
+}
+
+/// Functions longer than this need a reason written beside them (a comment line above the
+/// function that starts with `Long:`).
+const MAX_FN_LINES: usize = 120;
+
+/// Every function in `src/` as (file, first line, name, lines), found by brace matching (string,
+/// char and comment contents are skipped, which is all the precision this needs).
+fn functions(src: &Path) -> Vec<(PathBuf, usize, String, usize, bool)> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let code = line.split("//").next().unwrap_or("").trim_start();
+            let Some(name) = fn_name(code) else { continue };
+            let Some(len) = body_lines(&lines[i..]) else { continue };
+            // The comment and attribute lines right above the function.
+            let excused = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| {
+                    let t = l.trim_start();
+                    t.starts_with("//") || t.starts_with("#[")
+                })
+                .any(|l| l.trim_start().trim_start_matches('/').trim_start().starts_with("Long:"));
+            out.push((file.clone(), i + 1, name, len, excused));
+        }
+    }
+    out
+}
+
+/// The name of the function a line of code declares, if it does.
+fn fn_name(code: &str) -> Option<String> {
+    let mut words = code.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        match w {
+            "pub" | "pub(crate)" | "pub(super)" | "const" | "async" | "unsafe" | "extern" | "\"C\"" => continue,
+            w if w.starts_with("pub(") => continue,
+            "fn" => {
+                let n: String = words.next()?.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                return (!n.is_empty()).then_some(n);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Lines from a function's declaration to its closing brace; `None` for a declaration without a
+/// body (trait methods).
+fn body_lines(lines: &[&str]) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (n, line) in lines.iter().enumerate() {
+        let mut chars = line.chars().peekable();
+        let mut in_str = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if in_str => {
+                    chars.next();
+                }
+                '"' => in_str = !in_str,
+                '/' if !in_str && chars.peek() == Some(&'/') => break,
+                '\'' if !in_str => {
+                    // A char literal ('{', '\n') or a lifetime ('a): skip a literal's contents.
+                    let rest: String = chars.clone().take(3).collect();
+                    if rest.len() >= 2 && (rest.chars().nth(1) == Some('\'') || rest.starts_with('\\')) {
+                        for x in chars.by_ref() {
+                            if x == '\'' {
+                                break;
+                            }
+                        }
+                    }
+                }
+                '{' if !in_str => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' if !in_str => {
+                    depth -= 1;
+                    if opened && depth == 0 {
+                        return Some(n + 1);
+                    }
+                }
+                ';' if !in_str && !opened && depth == 0 => return None,
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_function_is_long_without_a_reason() {
+    // LAYERING_SRC=<other tree>/src lists another tree's functions; FN_REPORT=1 prints the longest.
+    let src = std::env::var("LAYERING_SRC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let mut fns = functions(&src);
+    fns.sort_by_key(|f| std::cmp::Reverse(f.3));
+    if std::env::var_os("FN_REPORT").is_some() {
+        for (file, line, name, len, excused) in fns.iter().take(15) {
+            let why = if *excused { " (reason given)" } else { "" };
+            println!("{len:>4} lines  {name}  {}:{line}{why}", file.strip_prefix(&src).unwrap().display());
+        }
+    }
+    let long: Vec<String> = fns
+        .iter()
+        .filter(|f| f.3 > MAX_FN_LINES && !f.4)
+        .map(|(file, line, name, len, _)| format!("{}:{line} {name}: {len} lines", file.display()))
+        .collect();
+    assert!(long.is_empty(), "functions over {MAX_FN_LINES} lines without a `Long:` reason:\n{}", long.join("\n"));
+}
+
+#[test]
+fn the_length_checker_measures_bodies() {
+    let text = ["pub fn a(x: u8) -> u8 {", "    let c = '{';", "    // }", "    x", "}", "fn b();"];
+    assert_eq!(fn_name(text[0]).as_deref(), Some("a"));
+    assert_eq!(body_lines(&text), Some(5));
+    assert_eq!(body_lines(&text[5..]), None);
+    assert_eq!(fn_name("let f = x;"), None);
 }
