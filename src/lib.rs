@@ -14,4 +14,5 @@ pub mod profile;
 pub mod score;
 pub mod search;
 pub mod tablebase;
+pub mod tools;
 pub mod uci;

@@ -10,8 +10,9 @@
 //! is smallest. The result is written as a ladder file and a CSV of the chosen settings.
 
 use super::stats::{LossSummary, ks_distance};
-use super::types::{OraclePosition, read_jsonl, uci_of};
+use super::types::{OraclePosition, read_jsonl};
 use crate::board::Game;
+use crate::board::notation::uci as uci_of;
 use crate::policy::{self, ChoiceSettings};
 use crate::profile::School;
 use crate::profile::seed;
@@ -394,13 +395,7 @@ fn verify_recording(
                 .decide_weak(&mut weak, None, &Game::new(chess), &Limits::default(), seed, &control)
                 .mv
                 .expect("a legal move");
-            moves.push(CheckedMove {
-                fen: p.pos.fen.clone(),
-                band: p.pos.band,
-                game: p.pos.game,
-                elo,
-                mv: super::types::uci_of(mv),
-            });
+            moves.push(CheckedMove { fen: p.pos.fen.clone(), band: p.pos.band, game: p.pos.game, elo, mv: uci_of(mv) });
             mv
         });
         for b in stats {

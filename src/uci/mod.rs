@@ -3,7 +3,6 @@
 //! `info string` and the previous state stays.
 
 pub mod bench;
-pub mod client;
 pub mod fmt;
 mod go;
 pub mod options;
