@@ -143,8 +143,7 @@ mod tests {
         assert_eq!(as_cp(mate_in(3)), MATE_AS_CP);
         assert_eq!(as_cp(mated_in(3)), -MATE_AS_CP);
         assert_eq!(as_cp(-42), -42);
-        let ordered =
-            [Score::Mate(-1), Score::Mate(-5), Score::Cp(-300), Score::Cp(40), Score::Mate(7), Score::Mate(2)];
+        let ordered = [Score::Mate(-1), Score::Mate(-5), Score::Cp(-300), Score::Cp(40), Score::Mate(7), Score::Mate(2)];
         for w in ordered.windows(2) {
             assert!(w[0].order_value() < w[1].order_value(), "{w:?}");
             assert!(w[0].to_internal() < w[1].to_internal(), "{w:?}");
