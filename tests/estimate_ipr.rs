@@ -250,7 +250,9 @@ fn shipped_calibration_reproduces_from_the_committed_oracle() {
 /// A one-position oracle table for `fen` in which `best` scores 500 and every other move 0.
 fn table(fen: &str, best: &str, played: &str) -> sparring::humanlike::types::OraclePosition {
     use shakmaty::Position;
-    use sparring::humanlike::types::{OracleMove, OraclePosition, SampledPosition, Score, uci_of};
+    use sparring::board::notation::uci as uci_of;
+    use sparring::score::Score;
+    use sparring::tools::scored::{OracleMove, OraclePosition, SampledPosition};
     let chess = sparring::board::parse_fen(fen).unwrap();
     let mut moves: Vec<OracleMove> = chess
         .legal_moves()

@@ -1,9 +1,9 @@
 //! PGN handling (FEN starts, comments, variations, a malformed game reported and skipped), the
 //! command line end to end, the UCI oracle against the project's own binary, and the shared data.
 
-use sparring::estimate::oracle::{Budget, Oracle, UciOracle, parse_info_score};
 use sparring::estimate::pgn::read_games;
 use sparring::search::MATE;
+use sparring::tools::oracle::{Budget, Oracle, UciOracle, parse_info_score};
 use std::process::Command;
 
 const THREE_GAMES: &str = r#"[Event "one"]

@@ -3,9 +3,9 @@
 
 use sparring::estimate::analyse::{EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply};
 use sparring::estimate::model::{StrengthModel, scaled_error};
-use sparring::estimate::oracle::{Budget, InternalOracle};
 use sparring::estimate::pgn::{PgnGame, read_games};
 use sparring::search::MATE;
+use sparring::tools::oracle::{Budget, InternalOracle};
 
 #[test]
 fn verdict_forced_move_is_excluded_without_loss() {

@@ -116,7 +116,7 @@ fn band_stats_against_humans() {
     let via_fn = measure_with(&positions[..2], |p| {
         asked += 1;
         let c = p.chess().unwrap();
-        sparring::humanlike::types::parse_uci(&c, if asked == 1 { "d2d4" } else { "f2f3" }).unwrap()
+        sparring::board::notation::parse_uci(&c, if asked == 1 { "d2d4" } else { "f2f3" }).unwrap()
     });
     assert_eq!(asked, 2);
     assert_eq!(via_fn[0], s[0]);

@@ -123,7 +123,7 @@ fn no_thread_or_fd_leaks_over_1000_go_stop_cycles() {
         return;
     }
     let mut e = Uci::start();
-    let pid = e.child.id();
+    let pid = e.child().id();
     e.send("position startpos moves e2e4 e7e5");
     e.isready();
     let (threads0, fds0) = (proc_count(pid, "task"), proc_count(pid, "fd"));

@@ -1,44 +1,47 @@
-//! The small synchronous UCI client the estimator and the human-likeness bench drive engines with.
+//! The one UCI process driver (`sparring::tools::process`) that the match runner, the oracles and
+//! the test helpers drive engines with, and the UCI oracle on top of it.
 
 use std::time::{Duration, Instant};
 
-use sparring::uci::client::UciClient;
+use sparring::tools::oracle::UciOracle;
+use sparring::tools::process::{EngineProcess, Fault, Spawn};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_uci_fixture");
 
+fn spec(cmd: &str) -> Spawn {
+    Spawn::from_command_line(cmd).unwrap()
+}
+
 #[test]
 fn handshake_options_and_a_search_with_the_real_engine() {
-    let mut c = UciClient::spawn(env!("CARGO_BIN_EXE_sparring"), Duration::from_secs(30)).expect("starts");
-    assert_eq!(c.name().map(|n| n.starts_with("sparring")), Some(true), "{:?}", c.name());
+    let mut c =
+        EngineProcess::start(&spec(env!("CARGO_BIN_EXE_sparring")), Duration::from_secs(30), None).expect("starts");
+    assert!(c.name().starts_with("sparring"), "{:?}", c.name());
+    assert!(c.has_option("hash") && c.has_option("Seed"), "{:?}", c.declared_options);
     c.set_option("Hash", "4").unwrap();
-    c.sync().unwrap();
-    c.send("position startpos moves e2e4").unwrap();
-    c.send("go depth 3").unwrap();
-    let best = loop {
-        let line = c.recv().unwrap();
-        if let Some(rest) = line.strip_prefix("bestmove ") {
-            break rest.split_whitespace().next().unwrap().to_string();
-        }
-    };
-    assert_eq!(best.len(), 4, "{best}");
+    c.sync(Duration::from_secs(10), None).unwrap();
+    let mut infos = Vec::new();
+    let b = c
+        .search("position startpos moves e2e4", "go depth 3", Duration::from_secs(30), None, |i| infos.push(i.clone()))
+        .unwrap();
+    assert_eq!(b.mv.len(), 4, "{b:?}");
+    assert!(infos.iter().any(|i| i.depth == Some(3) && i.score.is_some() && i.first_move().is_some()), "{infos:?}");
+    c.quit();
 }
 
 #[test]
 fn a_silent_engine_times_out_instead_of_blocking() {
     // Answers the handshake, then never says `readyok` or `bestmove`.
-    let mut c = UciClient::spawn(&format!("{FIXTURE} --mode hang"), Duration::from_millis(300)).expect("starts");
-    c.send("position startpos").unwrap();
-    c.send("go movetime 10").unwrap();
+    let mut c =
+        EngineProcess::start(&spec(&format!("{FIXTURE} --mode hang")), Duration::from_secs(10), None).expect("starts");
     let t = Instant::now();
-    let err = loop {
-        match c.recv() {
-            Ok(line) => assert!(!line.starts_with("bestmove"), "a hanging fixture answered: {line}"),
-            Err(e) => break e,
-        }
-    };
-    assert!(err.contains("sent nothing"), "{err}");
+    let err = c.search("position startpos", "go movetime 10", Duration::from_millis(300), None, |_| {}).unwrap_err();
+    assert!(matches!(err, Fault::Stalled(ref m) if m.contains("no 'bestmove'")), "{err:?}");
     assert!(t.elapsed() < Duration::from_secs(5));
-    // Dropping it must not hang either: `quit` is ignored, so the client kills it.
+    // A stalled search kills the engine.
+    assert!(c.try_wait().is_some());
+    // Dropping a hanging engine must not hang either: `quit` is ignored, so it is killed.
+    let c = EngineProcess::start(&spec(&format!("{FIXTURE} --mode hang")), Duration::from_secs(10), None).unwrap();
     let t = Instant::now();
     drop(c);
     assert!(t.elapsed() < Duration::from_secs(3));
@@ -46,9 +49,33 @@ fn a_silent_engine_times_out_instead_of_blocking() {
 
 #[test]
 fn no_uciok_and_missing_programs_are_errors() {
-    let err = UciClient::spawn(&format!("{FIXTURE} --mode no-uciok"), Duration::from_millis(300)).err();
-    assert!(err.is_some_and(|e| e.contains("sent nothing") || e.contains("closed")));
-    let err = UciClient::spawn("/nonexistent/engine --flag", Duration::from_secs(1)).err().unwrap();
+    let err = EngineProcess::start(&spec(&format!("{FIXTURE} --mode no-uciok")), Duration::from_millis(300), None)
+        .err()
+        .unwrap();
+    assert!(matches!(err, Fault::FailedStart(_)), "{err:?}");
+    let err = UciOracle::start(&format!("{FIXTURE} --mode no-uciok"), &[], Duration::from_millis(300)).err().unwrap();
+    assert!(err.contains("no 'uciok'") || err.contains("closed"), "{err}");
+    let err = UciOracle::spawn("/nonexistent/engine --flag", 4).err().unwrap();
     assert!(err.contains("cannot start UCI engine '/nonexistent/engine --flag'"), "{err}");
-    assert!(UciClient::spawn("   ", Duration::from_secs(1)).is_err());
+    assert!(Spawn::from_command_line("   ").is_err());
+}
+
+#[test]
+fn output_is_kept_while_the_caller_only_writes() {
+    // 300 commands answered with `info string` lines, read only at the end: the driver keeps the
+    // pipe drained, so neither side blocks.
+    let mut c = EngineProcess::start(&spec(env!("CARGO_BIN_EXE_sparring")), Duration::from_secs(30), None).unwrap();
+    for i in 0..300 {
+        c.send(&format!("nonsense-{i} {}", "x".repeat(300))).unwrap();
+    }
+    c.send("isready").unwrap();
+    let mut n = 0;
+    loop {
+        let l = c.recv_timeout(Duration::from_secs(10)).unwrap();
+        if l == "readyok" {
+            break;
+        }
+        n += usize::from(l.starts_with("info string unknown command"));
+    }
+    assert_eq!(n, 300);
 }

@@ -1,12 +1,12 @@
 //! Driving one UCI engine process: start-up handshake, options, new games, searches with clocks,
-//! `info` and `bestmove` parsing, and fault detection (exit, hang, late answers).
+//! the merged `info` of a search, and fault detection (exit, hang, late answers), on top of
+//! `tools::process`.
 
-use std::io::{BufRead, BufReader, Write};
+use crate::score::Score;
+use crate::tools::info::Info;
+use crate::tools::process::{EngineProcess, Fault, Spawn};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// How one engine is started and configured (one `-engine` group merged with `-each`).
@@ -126,13 +126,12 @@ impl TimeControl {
     }
 }
 
-/// What an engine reported while searching (the last `info` line with a score).
+/// What an engine reported while searching, merged over its `info` lines: the last depth,
+/// seldepth, node count and PV reported, and the last exact (not bound) score.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchInfo {
-    /// Centipawns from the engine's point of view.
-    pub score_cp: Option<i32>,
-    /// Mate in N moves (negative: being mated), from the engine's point of view.
-    pub score_mate: Option<i32>,
+    /// From the engine's point of view.
+    pub score: Option<Score>,
     pub depth: Option<u32>,
     pub seldepth: Option<u32>,
     pub nodes: Option<u64>,
@@ -140,70 +139,27 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
-    /// A comparable score in centipawns; mates map to ±(100000 - moves).
+    /// A comparable score (the internal scale of `crate::score`: mates beyond `±MATE_BOUND`).
     pub fn score_for_adjudication(&self) -> Option<i32> {
-        if let Some(m) = self.score_mate { Some(if m > 0 { 100_000 - m } else { -100_000 - m }) } else { self.score_cp }
+        self.score.map(Score::to_internal)
     }
 
-    fn absorb(&mut self, line: &str) {
-        let toks: Vec<&str> = line.split_whitespace().collect();
-        let mut i = 1;
-        let mut new = SearchInfo { pv: Vec::new(), ..Default::default() };
-        let mut has_score = false;
-        let mut has_pv = false;
-        let mut bound = false;
-        while i < toks.len() {
-            let next = |j: usize| toks.get(j).copied().unwrap_or("");
-            match toks[i] {
-                "depth" => {
-                    new.depth = next(i + 1).parse().ok();
-                    i += 2;
-                }
-                "seldepth" => {
-                    new.seldepth = next(i + 1).parse().ok();
-                    i += 2;
-                }
-                "nodes" => {
-                    new.nodes = next(i + 1).parse().ok();
-                    i += 2;
-                }
-                "score" => {
-                    match next(i + 1) {
-                        "cp" => new.score_cp = next(i + 2).parse().ok(),
-                        "mate" => new.score_mate = next(i + 2).parse().ok(),
-                        _ => {}
-                    }
-                    has_score = new.score_cp.is_some() || new.score_mate.is_some();
-                    i += 3;
-                    if matches!(next(i), "lowerbound" | "upperbound") {
-                        bound = true;
-                        i += 1;
-                    }
-                }
-                "pv" => {
-                    new.pv = toks[i + 1..].iter().map(|s| s.to_string()).collect();
-                    has_pv = true;
-                    break;
-                }
-                "string" => return,
-                _ => i += 1,
-            }
+    /// Merges one `info` line.
+    pub fn absorb(&mut self, info: &Info) {
+        if info.depth.is_some() {
+            self.depth = info.depth;
         }
-        if let Some(d) = new.depth {
-            self.depth = Some(d);
+        if info.seldepth.is_some() {
+            self.seldepth = info.seldepth;
         }
-        if new.seldepth.is_some() {
-            self.seldepth = new.seldepth;
+        if info.nodes.is_some() {
+            self.nodes = info.nodes;
         }
-        if new.nodes.is_some() {
-            self.nodes = new.nodes;
+        if let Some(s) = info.exact_score() {
+            self.score = Some(s);
         }
-        if has_score && !bound {
-            self.score_cp = new.score_cp;
-            self.score_mate = new.score_mate;
-        }
-        if has_pv {
-            self.pv = new.pv;
+        if let Some(pv) = &info.pv {
+            self.pv = pv.clone();
         }
     }
 }
@@ -216,179 +172,47 @@ pub struct SearchOutcome {
     pub elapsed: Duration,
 }
 
-/// How an engine failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineFault {
-    /// Could not be spawned, or did not finish the `uci`/`isready` handshake in time.
-    FailedStart(String),
-    /// The process exited or closed its output.
-    Crashed(String),
-    /// Stopped answering (no `bestmove`/`readyok` within the allowance); it has been killed.
-    Stalled(String),
-    /// The match was interrupted while waiting.
-    Interrupted,
-}
-
-enum Line {
-    Text(String),
-    Eof,
-}
-
-/// A running UCI engine.
-pub struct UciEngine {
+/// One engine of a match: its process, driven with the match's timeouts.
+pub struct MatchEngine {
     pub config: EngineConfig,
-    /// The engine's `id name`.
-    pub id_name: Option<String>,
-    /// Names of the options it declared.
-    pub declared_options: Vec<String>,
-    child: Child,
-    stdin: ChildStdin,
-    rx: Receiver<Line>,
+    pub process: EngineProcess,
 }
 
-impl UciEngine {
+impl MatchEngine {
     /// Starts the process and completes the handshake (`uci` … `uciok`, options, `isready` …
-    /// `readyok`).
-    pub fn start(config: &EngineConfig, halt: &AtomicBool) -> Result<UciEngine, EngineFault> {
-        let mut cmd = Command::new(&config.cmd);
-        cmd.args(&config.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-        if let Some(dir) = &config.dir {
-            cmd.current_dir(dir);
+    /// `readyok`); every failure is a `FailedStart` (or `Interrupted`).
+    pub fn start(config: &EngineConfig, halt: &AtomicBool) -> Result<MatchEngine, Fault> {
+        let spec = Spawn { program: config.cmd.clone(), args: config.args.clone(), dir: config.dir.clone() };
+        let mut process = EngineProcess::start(&spec, config.start_timeout, Some(halt))?;
+        let opts: Vec<String> =
+            config.options.iter().map(|(name, value)| format!("setoption name {name} value {value}")).collect();
+        if !opts.is_empty() {
+            process.send_lines(&opts.iter().map(String::as_str).collect::<Vec<_>>()).map_err(Fault::at_start)?;
         }
-        #[cfg(unix)]
-        {
-            // Own process group: a Ctrl-C in the terminal reaches the match runner, not the engines.
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-        }
-        let mut child =
-            cmd.spawn().map_err(|e| EngineFault::FailedStart(format!("cannot run '{}': {e}", config.cmd)))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(Line::Eof);
-                        return;
-                    }
-                    Ok(_) => {
-                        let s = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(Line::Text(s)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        let mut e = UciEngine { config: config.clone(), id_name: None, declared_options: Vec::new(), child, stdin, rx };
-        let to_start = |f: EngineFault| match f {
-            EngineFault::Crashed(m) | EngineFault::Stalled(m) | EngineFault::FailedStart(m) => {
-                EngineFault::FailedStart(m)
-            }
-            EngineFault::Interrupted => EngineFault::Interrupted,
-        };
-        e.send("uci").map_err(to_start)?;
-        let deadline = Instant::now() + config.start_timeout;
-        loop {
-            match e.recv_until(deadline, halt) {
-                Ok(l) => {
-                    if l == "uciok" {
-                        break;
-                    }
-                    if let Some(n) = l.strip_prefix("id name ") {
-                        e.id_name = Some(n.trim().to_string());
-                    } else if let Some(rest) = l.strip_prefix("option name ") {
-                        let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                        e.declared_options.push(name.to_string());
-                    }
-                }
-                Err(EngineFault::Stalled(_)) => {
-                    e.kill();
-                    return Err(EngineFault::FailedStart(format!(
-                        "no 'uciok' within {:.1} s",
-                        config.start_timeout.as_secs_f64()
-                    )));
-                }
-                Err(f) => {
-                    e.kill();
-                    return Err(to_start(f));
-                }
-            }
-        }
-        for (name, value) in &config.options {
-            e.send(&format!("setoption name {name} value {value}")).map_err(to_start)?;
-        }
-        e.sync(halt).map_err(|f| {
-            e.kill();
-            to_start(f)
+        process.sync(config.start_timeout, Some(halt)).map_err(|f| {
+            process.kill();
+            f.at_start()
         })?;
-        Ok(e)
-    }
-
-    /// Whether the engine declared option `name` (case-insensitive, as UCI option names are).
-    pub fn has_option(&self, name: &str) -> bool {
-        self.declared_options.iter().any(|o| o.eq_ignore_ascii_case(name))
-    }
-
-    pub fn send(&mut self, line: &str) -> Result<(), EngineFault> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| EngineFault::Crashed(format!("cannot write to engine: {e}")))
-    }
-
-    fn recv_until(&mut self, deadline: Instant, halt: &AtomicBool) -> Result<String, EngineFault> {
-        loop {
-            if halt.load(Ordering::Relaxed) {
-                return Err(EngineFault::Interrupted);
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(EngineFault::Stalled("engine stopped responding".into()));
-            }
-            let slice = (deadline - now).min(Duration::from_millis(50));
-            match self.rx.recv_timeout(slice) {
-                Ok(Line::Text(s)) => return Ok(s),
-                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|_| "unknown status".into());
-                    return Err(EngineFault::Crashed(format!("engine exited ({status})")));
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-            }
-        }
-    }
-
-    /// `isready` … `readyok`.
-    pub fn sync(&mut self, halt: &AtomicBool) -> Result<(), EngineFault> {
-        self.send("isready")?;
-        let deadline = Instant::now() + self.config.start_timeout;
-        loop {
-            match self.recv_until(deadline, halt) {
-                Ok(l) if l == "readyok" => return Ok(()),
-                Ok(_) => {}
-                Err(EngineFault::Stalled(_)) => {
-                    self.kill();
-                    return Err(EngineFault::Stalled("no 'readyok' in time".into()));
-                }
-                Err(f) => return Err(f),
-            }
-        }
+        Ok(MatchEngine { config: config.clone(), process })
     }
 
     /// Prepares a new game: the `Seed` option (if declared and a seed is given), `ucinewgame`,
-    /// `isready`.
-    pub fn new_game(&mut self, seed: Option<u64>, halt: &AtomicBool) -> Result<(), EngineFault> {
-        if let Some(s) = seed
-            && self.has_option("Seed")
-        {
-            self.send(&format!("setoption name Seed value {s}"))?;
+    /// `isready`, in one write.
+    pub fn new_game(&mut self, seed: Option<u64>, halt: &AtomicBool) -> Result<(), Fault> {
+        let seed_line = match seed {
+            Some(s) if self.process.has_option("Seed") => Some(format!("setoption name Seed value {s}")),
+            _ => None,
+        };
+        let mut lines: Vec<&str> = seed_line.iter().map(String::as_str).collect();
+        lines.extend(["ucinewgame", "isready"]);
+        self.process.send_lines(&lines)?;
+        match self.process.wait_line("readyok", Instant::now() + self.config.start_timeout, Some(halt)) {
+            Err(Fault::Stalled(_)) => {
+                self.process.kill();
+                Err(Fault::Stalled("no 'readyok' in time".into()))
+            }
+            r => r,
         }
-        self.send("ucinewgame")?;
-        self.sync(halt)
     }
 
     /// Sends `position` and `go`, and waits for `bestmove`. `budget` is the time the engine may
@@ -401,60 +225,23 @@ impl UciEngine {
         go: &str,
         budget: Option<Duration>,
         halt: &AtomicBool,
-    ) -> Result<SearchOutcome, EngineFault> {
-        self.send(position)?;
-        self.send(go)?;
-        let start = Instant::now();
+    ) -> Result<SearchOutcome, Fault> {
         let allowance = match budget {
             Some(b) => b + self.config.timemargin + self.config.hang_timeout,
             None => self.config.hang_timeout,
         };
-        let deadline = start + allowance;
         let mut info = SearchInfo::default();
-        loop {
-            match self.recv_until(deadline, halt) {
-                Ok(l) => {
-                    if l.starts_with("info ") {
-                        info.absorb(&l);
-                    } else if let Some(rest) = l.strip_prefix("bestmove") {
-                        let mv = rest.split_whitespace().next().unwrap_or("").to_string();
-                        return Ok(SearchOutcome { bestmove: mv, info, elapsed: start.elapsed() });
-                    }
-                }
-                Err(EngineFault::Stalled(_)) => {
-                    self.kill();
-                    return Err(EngineFault::Stalled(format!("no 'bestmove' within {:.2} s", allowance.as_secs_f64())));
-                }
-                Err(f) => return Err(f),
-            }
-        }
+        let b = self.process.search(position, go, allowance, Some(halt), |i| info.absorb(i))?;
+        Ok(SearchOutcome { bestmove: b.mv, info, elapsed: b.elapsed })
     }
 
     /// Kills the process (no-op if it already exited).
     pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.kill();
     }
 
     /// Sends `quit` and gives the engine a moment to exit before killing it.
-    pub fn quit(mut self) {
-        let _ = self.send("quit");
-        let until = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        self.kill();
-    }
-}
-
-impl Drop for UciEngine {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+    pub fn quit(self) {
+        self.process.quit();
     }
 }

@@ -1,14 +1,14 @@
 //! Playing one game between two UCI engines.
 
 use super::adjudicate::{Adjudicator, DrawRule, ResignRule, RuleEnd, TbAdjudicator, Verdict, rule_end};
-use super::engine::{EngineConfig, EngineFault, SearchInfo, UciEngine};
+use super::engine::{EngineConfig, MatchEngine, SearchInfo};
 use super::openings::Opening;
+use crate::board::notation;
 use crate::board::zobrist;
+use crate::tools::process::Fault;
 use serde::Serialize;
-use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{Chess, Color, Position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -16,7 +16,7 @@ use std::time::Duration;
 /// One engine seat of a worker: its configuration and, once started, its process.
 pub struct EngineSlot {
     pub config: EngineConfig,
-    pub engine: Option<UciEngine>,
+    pub engine: Option<MatchEngine>,
 }
 
 impl EngineSlot {
@@ -25,9 +25,9 @@ impl EngineSlot {
     }
 
     /// The running engine, started if needed.
-    pub fn ensure(&mut self, halt: &AtomicBool) -> Result<&mut UciEngine, EngineFault> {
+    pub fn ensure(&mut self, halt: &AtomicBool) -> Result<&mut MatchEngine, Fault> {
         if self.engine.is_none() {
-            self.engine = Some(UciEngine::start(&self.config, halt)?);
+            self.engine = Some(MatchEngine::start(&self.config, halt)?);
         }
         Ok(self.engine.as_mut().expect("started"))
     }
@@ -178,7 +178,7 @@ pub fn play_game(
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
         keys.push(zobrist(&pos));
         moves.push(MoveRecord {
-            uci: m.to_uci(CastlingMode::Standard).to_string(),
+            uci: notation::uci(m),
             san,
             book: true,
             info: SearchInfo::default(),
@@ -212,43 +212,39 @@ pub fn play_game(
         rec.result = result;
         rec.termination = term;
         rec.reason = reason;
-        rec.final_fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+        rec.final_fen = notation::fen(pos);
         rec
     };
     // A fault of the engine playing `c`: the game is lost for it.
-    let fault = |rec: GameRecord,
-                 moves: Vec<MoveRecord>,
-                 pos: &Chess,
-                 c: Color,
-                 f: EngineFault,
-                 slots: &mut [EngineSlot; 2]| {
-        let e = slot_of(c);
-        let who = side_name(c);
-        let (term, reason) = match f {
-            EngineFault::FailedStart(m) => (Termination::Abandoned, format!("{who} engine failed to start: {m}")),
-            EngineFault::Crashed(m) => (Termination::Abandoned, format!("{who} disconnects: {m}")),
-            EngineFault::Stalled(m) => (Termination::StalledConnection, format!("{who}'s connection stalls: {m}")),
-            EngineFault::Interrupted => {
-                return finish(
-                    rec,
-                    moves,
-                    pos,
-                    GameResult::Unfinished,
-                    Termination::Unterminated,
-                    "match interrupted".into(),
-                );
+    let fault =
+        |rec: GameRecord, moves: Vec<MoveRecord>, pos: &Chess, c: Color, f: Fault, slots: &mut [EngineSlot; 2]| {
+            let e = slot_of(c);
+            let who = side_name(c);
+            let (term, reason) = match f {
+                Fault::FailedStart(m) => (Termination::Abandoned, format!("{who} engine failed to start: {m}")),
+                Fault::Crashed(m) => (Termination::Abandoned, format!("{who} disconnects: {m}")),
+                Fault::Stalled(m) => (Termination::StalledConnection, format!("{who}'s connection stalls: {m}")),
+                Fault::Interrupted => {
+                    return finish(
+                        rec,
+                        moves,
+                        pos,
+                        GameResult::Unfinished,
+                        Termination::Unterminated,
+                        "match interrupted".into(),
+                    );
+                }
+            };
+            let crashed = matches!(term, Termination::Abandoned);
+            if let Some(mut eng) = slots[e].engine.take() {
+                eng.kill();
             }
+            let mut r = finish(rec, moves, pos, GameResult::win_for(!c), term, reason);
+            if crashed {
+                r.crashed = Some(e);
+            }
+            r
         };
-        let crashed = matches!(term, Termination::Abandoned);
-        if let Some(mut eng) = slots[e].engine.take() {
-            eng.kill();
-        }
-        let mut r = finish(rec, moves, pos, GameResult::win_for(!c), term, reason);
-        if crashed {
-            r.crashed = Some(e);
-        }
-        r
-    };
 
     // Start both engines and prepare the new game.
     for c in [Color::White, Color::Black] {
@@ -340,7 +336,7 @@ pub fn play_game(
             remaining[e] = Some(r);
         }
         // The move.
-        let mv = UciMove::from_ascii(out.bestmove.as_bytes()).ok().and_then(|u| u.to_move(&pos).ok());
+        let mv = notation::parse_uci(&pos, &out.bestmove).ok();
         let Some(m) = mv else {
             let shown = if out.bestmove.is_empty() { "(none)" } else { &out.bestmove };
             let reason = format!("{} makes an illegal move: {shown}", side_name(c));
@@ -349,13 +345,7 @@ pub fn play_game(
         let score = out.info.score_for_adjudication();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
         keys.push(zobrist(&pos));
-        moves.push(MoveRecord {
-            uci: m.to_uci(CastlingMode::Standard).to_string(),
-            san,
-            book: false,
-            info: out.info,
-            time: out.elapsed,
-        });
+        moves.push(MoveRecord { uci: notation::uci(m), san, book: false, info: out.info, time: out.elapsed });
         if let Some(end) = rule_end(&pos, &keys) {
             return rule_finish(rec, moves, &pos, end, &finish);
         }

@@ -1,6 +1,7 @@
 //! PGN and EPD output for finished games.
 
 use super::game::{GameRecord, MoveRecord};
+use crate::score::Score;
 use shakmaty::Color;
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -37,10 +38,10 @@ pub fn move_comment(m: &MoveRecord) -> String {
         return "book".into();
     }
     let mut c = String::new();
-    if let Some(mate) = m.info.score_mate {
-        c.push_str(&if mate > 0 { format!("+M{mate}") } else { format!("-M{}", -mate) });
-    } else if let Some(cp) = m.info.score_cp {
-        c.push_str(&format!("{:+.2}", f64::from(cp) / 100.0));
+    match m.info.score {
+        Some(Score::Mate(mate)) => c.push_str(&if mate > 0 { format!("+M{mate}") } else { format!("-M{}", -mate) }),
+        Some(Score::Cp(cp)) => c.push_str(&format!("{:+.2}", f64::from(cp) / 100.0)),
+        None => {}
     }
     if let Some(d) = m.info.depth {
         if !c.is_empty() {

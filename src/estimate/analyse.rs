@@ -14,13 +14,15 @@
 //! Results are cached by (Zobrist key, budget) across games and workers, so shared openings and
 //! transpositions are searched once; the internal searcher's hash table is reused as well.
 
-use super::model::{self, DECIDED_CP, SideStats, Strength, StrengthModel};
-use super::oracle::{Budget, Eval, Oracle, OracleSpec, is_mate, score_as_cp};
+use super::model::{self, SideStats, Strength, StrengthModel};
 use super::pgn::{GameError, PgnGame};
+use crate::board::notation::uci;
 use crate::board::zobrist;
-use crate::search::MATE;
+use crate::score::{MATE, Score};
+use crate::tools::oracle::{Budget, Eval, Oracle, OracleChoice};
+use crate::tools::quality;
 use serde::Serialize;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Position};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -76,14 +78,14 @@ pub fn judge_ply(legal_moves: usize, value: i32, played_value: i32, played_is_be
     if legal_moves <= 1 {
         return Verdict { cp_loss: None, excluded: Some(Exclusion::Forced) };
     }
-    let cp_loss = if played_is_best { 0 } else { (score_as_cp(value) - score_as_cp(played_value)).max(0) };
-    // |value| is the same from either side's view, so "from White's view" needs no sign flip.
-    let excluded = if is_mate(value) {
-        Some(Exclusion::Mate)
-    } else if value.abs() > DECIDED_CP {
-        Some(Exclusion::Decided)
-    } else {
-        None
+    let cp_loss = if played_is_best { 0 } else { quality::value_loss(value, played_value) };
+    // The shared rule; |value| is the same from either side's view, so "from White's view" needs
+    // no sign flip.
+    let excluded = match quality::exclusion(legal_moves, Score::from_internal(value)) {
+        Some(quality::Excluded::Forced) => Some(Exclusion::Forced),
+        Some(quality::Excluded::Mate) => Some(Exclusion::Mate),
+        Some(quality::Excluded::Decided) => Some(Exclusion::Decided),
+        None => None,
     };
     Verdict { cp_loss: Some(cp_loss), excluded }
 }
@@ -202,10 +204,6 @@ impl GameCtx<'_> {
     }
 }
 
-fn uci(m: Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
-}
-
 fn matches_player(filter: &Option<String>, name: &str) -> bool {
     filter.as_ref().is_none_or(|f| f.eq_ignore_ascii_case(name.trim()))
 }
@@ -305,7 +303,7 @@ pub fn analyse_game(
 
 /// Options of a whole-file run.
 pub struct RunOptions<'a> {
-    pub oracle: &'a OracleSpec,
+    pub oracle: &'a OracleChoice,
     pub jobs: usize,
     pub hash_mb: usize,
     pub progress: bool,

@@ -2,10 +2,10 @@
 
 use super::analyse::{self, GameAnalysis, Pairing, RunOptions, RunStats, Settings};
 use super::model::StrengthModel;
-use super::oracle::{Budget, OracleSpec};
 use super::pgn::{self, GameError, PgnGame};
 use super::refit::{self, Direction, FitPart, Sample, Weighting};
 use super::report::{self, Format};
+use crate::tools::oracle::{Budget, OracleChoice};
 use clap::{Args, Parser};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -152,7 +152,7 @@ fn clap_exit(e: clap::Error) -> ExitCode {
 
 /// The oracle setup of a run, resolved against the model's defaults.
 struct Setup {
-    spec: OracleSpec,
+    spec: OracleChoice,
     settings: Settings,
     model: StrengthModel,
 }
@@ -162,7 +162,7 @@ fn resolve(o: &OracleArgs, player: Option<String>) -> Result<Setup, String> {
         Some(p) => StrengthModel::load(p)?,
         None => StrengthModel::shipped(),
     };
-    let spec = OracleSpec::parse(&o.oracle);
+    let spec = OracleChoice::parse(&o.oracle);
     let budget = match (o.depth, o.nodes) {
         (Some(d), _) if d >= 1 => Budget::Depth(d),
         (Some(d), _) => return Err(format!("--depth must be at least 1 (got {d})")),
@@ -216,7 +216,7 @@ fn load_and_analyse(
         }
     }
     let (d, n) = budget_fields(setup.settings.budget);
-    let fp = (setup.spec == OracleSpec::Internal).then(super::oracle::internal_fingerprint);
+    let fp = (setup.spec == OracleChoice::Internal).then(crate::tools::oracle::internal_fingerprint);
     if let Some(w) = setup.model.oracle_mismatch(&setup.spec.id(), d, n, setup.settings.pairing.as_str(), fp.as_deref())
     {
         eprintln!("sparring strength: warning: {w}");
@@ -326,7 +326,7 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
         template.pairing = setup.settings.pairing.as_str().to_string();
     }
     // The samples must come from this build when the oracle is internal (see the bench script).
-    template.oracle_fingerprint = (template.oracle == "internal").then(super::oracle::internal_fingerprint);
+    template.oracle_fingerprint = (template.oracle == "internal").then(crate::tools::oracle::internal_fingerprint);
     let (mut model, fit) = refit::refit_with(&fit_set, c.weights, c.direction, c.anchor_elo, &template)?;
     let baseline = {
         let r: Vec<f64> =

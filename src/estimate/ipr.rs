@@ -17,9 +17,11 @@
 //! (default `1, 2, 3-4, 5+`), each stratum has its own reference subset and its own line to Elo,
 //! and a player's strata are combined with inverse-variance weights.
 
+use crate::board::notation::uci as uci_of;
 use crate::board::{Game, parse_fen};
-use crate::humanlike::types::{LOSS_CAP, OraclePosition, scaled_error, uci_of};
 use crate::search::{Limits, Searcher};
+use crate::tools::quality::{LOSS_CAP, scaled_error};
+use crate::tools::scored::OraclePosition;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -121,7 +123,7 @@ pub fn probabilities(d: &Decision, fit: Fit) -> Vec<f64> {
 }
 
 fn golden_min(lo: f64, hi: f64, steps: usize, f: impl Fn(f64) -> f64) -> (f64, f64) {
-    let x = crate::tools::tune::golden_section(lo, hi, steps, &f);
+    let x = crate::tools::optimize::golden_section(lo, hi, steps, &f);
     (x, f(x))
 }
 

@@ -2,7 +2,7 @@
 //! all-move oracle files written by `sparring humanlike oracle`.
 
 use super::ipr::{self, C_RANGE, Decision, IprModel};
-use crate::humanlike::types::{OraclePosition, load_oracle};
+use crate::tools::scored::{OraclePosition, load_oracle};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -335,11 +335,12 @@ fn load_model(model_path: &Path) -> Result<IprModel, String> {
 /// least two legal moves, at most `per_player` per player taken evenly spaced over the list.
 /// The `rating` field carries the player's index in the returned name list.
 fn pgn_positions(
-    games: &[crate::humanlike::sample::GameRecord],
+    games: &[crate::tools::games::GameRecord],
     only: Option<&str>,
     per_player: usize,
-) -> (Vec<String>, Vec<crate::humanlike::types::SampledPosition>) {
-    use crate::humanlike::types::{SampledPosition, fen_of, uci_of};
+) -> (Vec<String>, Vec<crate::tools::scored::SampledPosition>) {
+    use crate::board::notation::{fen as fen_of, uci as uci_of};
+    use crate::tools::scored::SampledPosition;
     use shakmaty::{Chess, Position};
     let mut by_name: BTreeMap<String, Vec<(usize, u32)>> = BTreeMap::new();
     for (gi, g) in games.iter().enumerate() {
@@ -385,7 +386,7 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
             model.oracle
         ));
     }
-    let games = crate::humanlike::sample::read_games(&a.file)?;
+    let games = crate::tools::games::read_games(&a.file)?;
     let cut = games.iter().filter(|g| g.error.is_some()).count();
     eprintln!("{} games read from {} ({cut} cut short by a move that did not parse)", games.len(), a.file.display());
     let (names, positions) = pgn_positions(&games, a.player.as_deref(), a.per_player);
@@ -395,8 +396,8 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
             None => "no positions after move 8".into(),
         });
     }
-    let internal = crate::humanlike::oracle::OracleKind::Internal;
-    crate::humanlike::oracle::run(&positions, &a.cache, model.depth, &internal, a.jobs)?;
+    let internal = crate::tools::oracle::OracleChoice::Internal;
+    crate::tools::oracle::run(&positions, &a.cache, model.depth, &internal, a.jobs)?;
     // Only the positions of this run, at the model's depth: the cache may hold others.
     let wanted: std::collections::HashMap<String, u32> = positions.iter().map(|p| (p.key(), p.rating)).collect();
     let (refs, _, _) = load_reference(&model, c.reference.as_deref())?;

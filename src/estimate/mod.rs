@@ -7,7 +7,7 @@
 //! player's last 10 eligible games are combined with inverse-variance weights.
 //!
 //! - [`pgn`]: reading games (main line, FEN starts, bad games reported by number).
-//! - [`oracle`]: the `Oracle` trait, the internal search and UCI engines.
+//! - the oracles (the `Oracle` trait, the internal search and UCI engines): `tools::oracle`.
 //! - [`analyse`]: per-ply values, loss, eligibility; parallel workers and the result cache.
 //! - [`model`]: scaled error, per-side statistics, Elo and its standard error, rolling aggregate.
 //! - [`refit`]: weighted least-squares refit and the held-out evaluation.
@@ -20,7 +20,6 @@ pub mod cli;
 pub mod ipr;
 pub mod ipr_cli;
 pub mod model;
-pub mod oracle;
 pub mod pgn;
 pub mod refit;
 pub mod report;

@@ -8,10 +8,7 @@ use std::path::Path;
 
 /// Format version of `calibration/strength-model.json` this code reads and writes.
 pub const MODEL_VERSION: u32 = 1;
-/// Centipawn loss above which a move counts as no worse.
-pub const LOSS_CAP: i32 = 300;
-/// |value from White's view| above which a position is decided and its move not counted.
-pub const DECIDED_CP: i32 = 600;
+pub use crate::tools::quality::{DECIDED_CP, LOSS_CAP, scaled_error};
 /// Eligible plies a game side needs before it yields a strength sample.
 pub const MIN_ELIGIBLE_PLIES: usize = 12;
 /// Games in the rolling per-player aggregate.
@@ -21,12 +18,6 @@ pub const MIN_SE: i32 = 1;
 
 /// The shipped model, compiled in so the binary works from any directory.
 pub const SHIPPED_MODEL_JSON: &str = include_str!("../../calibration/strength-model.json");
-
-/// `ln(1 + min(cpLoss, 300) / 100)`; a negative loss counts as 0.
-pub fn scaled_error(cp_loss: i32) -> f64 {
-    let l = cp_loss.clamp(0, LOSS_CAP) as f64;
-    (1.0 + l / 100.0).ln()
-}
 
 /// The original pawnbook calibration, kept for reference: anchored to Maia-1600 with Stockfish
 /// depth 18–20.

@@ -10,8 +10,9 @@
 //! is smallest. The result is written as a ladder file and a CSV of the chosen settings.
 
 use super::stats::{LossSummary, ks_distance};
-use super::types::{OraclePosition, read_jsonl, uci_of};
+use super::types::{OraclePosition, read_jsonl};
 use crate::board::Game;
+use crate::board::notation::uci as uci_of;
 use crate::player::MoveRequest;
 use crate::policy::{self, ChoiceSettings};
 use crate::profile::School;
@@ -395,13 +396,7 @@ fn verify_recording(
                 .decide_weak(&mut weak, &MoveRequest::new(&Game::new(chess), seed), &control)
                 .mv
                 .expect("a legal move");
-            moves.push(CheckedMove {
-                fen: p.pos.fen.clone(),
-                band: p.pos.band,
-                game: p.pos.game,
-                elo,
-                mv: super::types::uci_of(mv),
-            });
+            moves.push(CheckedMove { fen: p.pos.fen.clone(), band: p.pos.band, game: p.pos.game, elo, mv: uci_of(mv) });
             mv
         });
         for b in stats {

@@ -14,7 +14,6 @@
 
 pub mod engine;
 pub mod fit;
-pub mod oracle;
 pub mod prior_fit;
 pub mod report;
 pub mod sample;
@@ -297,7 +296,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             if let Some(n) = limit {
                 all.truncate(n);
             }
-            oracle::run(&all, &out, depth, &oracle::OracleKind::parse(&engine), jobs)?;
+            crate::tools::oracle::run(&all, &out, depth, &crate::tools::oracle::OracleChoice::parse(&engine), jobs)?;
             let scored = types::load_oracle(&out)?;
             let eligible = scored.iter().filter(|p| p.is_eligible()).count();
             println!("{} positions in {}, {eligible} eligible", scored.len(), out.display());

@@ -14,8 +14,9 @@
 //! the odd-numbered games are the held-out check, next to the same point without a prior.
 
 use super::fit::{COMFORT, KS_TOLERANCE, MEAN_TOLERANCE};
-use super::types::{LOSS_CAP, OraclePosition, uci_of};
+use super::types::{LOSS_CAP, OraclePosition};
 use crate::board::Game;
+use crate::board::notation::uci as uci_of;
 use crate::player::{MoveRequest, Player, Setting, WEAK_HASH_MB};
 use crate::policy::prior::{FEATURE_NAMES, FEATURES, Glance, MovePrior, dot, features};
 use crate::policy::{self, ChoiceSettings};

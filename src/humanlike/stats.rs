@@ -1,8 +1,8 @@
 //! Per-band statistics of a move chooser against the oracle and the humans, the two-sample
 //! Kolmogorov–Smirnov distance, the `measure` command and its CSV.
 
-use super::engine::UciEngine;
-use super::types::{LOSS_CAP, OraclePosition, load_oracle, parse_uci, scaled_error, uci_of};
+use super::types::{LOSS_CAP, OraclePosition, load_oracle, scaled_error};
+use crate::board::notation::{parse_uci, uci as uci_of};
 use shakmaty::Move;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -200,7 +200,7 @@ pub fn engine_moves(
         for (k, slice) in fens.chunks(chunk).enumerate() {
             let tx = tx.clone();
             s.spawn(move || {
-                let mut e = match UciEngine::start(cmd, options) {
+                let mut e = match super::engine::start(cmd, options) {
                     Ok(e) => e,
                     Err(err) => {
                         let _ = tx.send(Err(err));
@@ -208,7 +208,7 @@ pub fn engine_moves(
                     }
                 };
                 for (i, fen) in slice.iter().enumerate() {
-                    let r = e.bestmove(fen, go).map(|m| (k * chunk + i, m));
+                    let r = super::engine::bestmove(&mut e, fen, go).map(|m| (k * chunk + i, m));
                     let failed = r.is_err();
                     if tx.send(r).is_err() || failed {
                         return;

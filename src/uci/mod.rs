@@ -2,7 +2,6 @@
 //! thread and prints through `fmt`. Bad input never panics and never changes the state: it gets an
 //! `info string` and the previous state stays.
 
-pub mod client;
 pub mod fmt;
 mod go;
 pub mod options;

@@ -1,11 +1,10 @@
-//! Shared helpers for the integration tests: drive the real `sparring` binary over pipes, and find
-//! `../shared/data`.
+//! Shared helpers for the integration tests: drive the real `sparring` binary over pipes (with the
+//! tools' process driver), and find `../shared/data`.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use sparring::tools::process::{EngineProcess, Fault, Spawn};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// `../shared/data/<rel>` if it exists; otherwise prints why the test is skipped and returns None.
@@ -19,10 +18,10 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
     }
 }
 
+/// The real `sparring` binary over pipes, on `sparring::tools::process::EngineProcess`; every
+/// failure panics (these are tests).
 pub struct Uci {
-    pub child: Child,
-    stdin: Option<ChildStdin>,
-    rx: Receiver<String>,
+    engine: EngineProcess,
     pub transcript: Vec<String>,
 }
 
@@ -37,42 +36,28 @@ impl Uci {
 
     /// Starts another build of the engine (e.g. a recorded baseline binary).
     pub fn start_program(program: &str, args: &[&str]) -> Uci {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start sparring");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Uci { child, stdin, rx, transcript: Vec::new() }
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let mut engine = EngineProcess::spawn(&Spawn::new(program, &args)).expect("start sparring");
+        // Dropped helpers kill at once.
+        engine.set_quit_grace(Duration::ZERO);
+        Uci { engine, transcript: Vec::new() }
+    }
+
+    /// The process.
+    pub fn child(&mut self) -> &mut Child {
+        self.engine.child()
     }
 
     pub fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
+        self.engine.send(line).expect("stdin open");
     }
 
     pub fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
+        self.engine.send_bytes(bytes).expect("stdin open");
     }
 
     pub fn close_stdin(&mut self) {
-        self.stdin = None;
+        self.engine.close_stdin();
     }
 
     /// Reads lines until one satisfies `pred`; returns all lines read (the last one matching).
@@ -80,8 +65,7 @@ impl Uci {
         let deadline = Instant::now() + timeout;
         let mut lines = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.rx.recv_timeout(left) {
+            match self.engine.recv_until(deadline, None) {
                 Ok(l) => {
                     self.transcript.push(l.clone());
                     let done = pred(&l);
@@ -90,12 +74,8 @@ impl Uci {
                         return lines;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("timed out after {timeout:?} waiting; got: {lines:#?}")
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("engine closed its output; got: {lines:#?}")
-                }
+                Err(Fault::Stalled(_)) => panic!("timed out after {timeout:?} waiting; got: {lines:#?}"),
+                Err(_) => panic!("engine closed its output; got: {lines:#?}"),
             }
         }
     }
@@ -115,7 +95,7 @@ impl Uci {
     pub fn drain(&mut self, d: Duration) -> Vec<String> {
         let deadline = Instant::now() + d;
         let mut v = Vec::new();
-        while let Ok(l) = self.rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        while let Ok(l) = self.engine.recv_until(deadline, None) {
             v.push(l);
         }
         v
@@ -123,24 +103,13 @@ impl Uci {
 
     /// Waits for the process to exit; returns its exit code.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(st) = self.child.try_wait().unwrap() {
-                return st.code();
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
+        match self.engine.wait_exit(timeout) {
+            Some(st) => st.code(),
+            None => {
+                self.engine.kill();
                 panic!("engine did not exit within {timeout:?}");
             }
-            std::thread::sleep(Duration::from_millis(2));
         }
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

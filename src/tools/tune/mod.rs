@@ -19,6 +19,8 @@
 
 pub mod texel;
 
+pub use crate::tools::optimize::golden_section;
+
 use crate::eval::{EvalConfig, MAX_PHASE, ParamSet, Term, Weights, trace};
 use clap::Parser;
 use shakmaty::{Chess, Position};
@@ -164,22 +166,6 @@ pub fn loss(set: &[&Sample], w: &[f64], alpha: f64) -> f64 {
 /// The reference scale that best fits the evaluator at `w` (golden-section search on [0.2, 3]).
 pub fn fit_alpha(set: &[&Sample], w: &[f64]) -> f64 {
     golden_section(0.2, 3.0, 60, |alpha| loss(set, w, alpha))
-}
-
-/// The minimiser of a unimodal `f` on [lo, hi] by golden-section search (`iterations` steps).
-pub fn golden_section(lo: f64, hi: f64, iterations: usize, f: impl Fn(f64) -> f64) -> f64 {
-    let (mut a, mut b) = (lo, hi);
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..iterations {
-        let c = b - r * (b - a);
-        let d = a + r * (b - a);
-        if f(c) < f(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
 }
 
 /// Adam on the weights of the groups not in `fixed`, with a ridge penalty `ridge` towards 100 %;

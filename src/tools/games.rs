@@ -1,0 +1,106 @@
+//! Rated games read from PGN, reduced to what the tools need: players, ratings, the moves and
+//! the number of legal moves before each (the human-likeness sampler and `strength ipr pgn`).
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::{Chess, Color, Move, Position};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::Path;
+
+/// A game reduced to what the tools need.
+#[derive(Clone, Debug, Default)]
+pub struct GameRecord {
+    pub white_elo: Option<u32>,
+    pub black_elo: Option<u32>,
+    pub white: String,
+    pub black: String,
+    pub moves: Vec<Move>,
+    /// Number of legal moves before each move in `moves`.
+    pub legal_counts: Vec<u16>,
+    /// A SAN that did not parse or was illegal: the game is cut there.
+    pub error: Option<String>,
+}
+
+impl GameRecord {
+    pub fn rating(&self, color: Color) -> Option<u32> {
+        match color {
+            Color::White => self.white_elo,
+            Color::Black => self.black_elo,
+        }
+    }
+
+    /// Gives the named players (exact name) the listed ratings, overriding the PGN's Elo tags: engine
+    /// games name their players (`elo1700`) but carry no ratings.
+    pub fn assign_ratings(&mut self, players: &BTreeMap<String, u32>) {
+        if let Some(&r) = players.get(&self.white) {
+            self.white_elo = Some(r);
+        }
+        if let Some(&r) = players.get(&self.black) {
+            self.black_elo = Some(r);
+        }
+    }
+}
+
+struct Collector;
+
+struct Movetext {
+    rec: GameRecord,
+    pos: Chess,
+}
+
+impl Visitor for Collector {
+    type Tags = GameRecord;
+    type Movetext = Movetext;
+    type Output = GameRecord;
+
+    fn begin_tags(&mut self) -> ControlFlow<GameRecord, GameRecord> {
+        ControlFlow::Continue(GameRecord::default())
+    }
+
+    fn tag(&mut self, tags: &mut GameRecord, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
+        let parse = || value.decode_utf8_lossy().trim().parse::<u32>().ok();
+        match name {
+            b"WhiteElo" => tags.white_elo = parse(),
+            b"BlackElo" => tags.black_elo = parse(),
+            b"White" => tags.white = value.decode_utf8_lossy().trim().to_string(),
+            b"Black" => tags.black = value.decode_utf8_lossy().trim().to_string(),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: GameRecord) -> ControlFlow<GameRecord, Movetext> {
+        ControlFlow::Continue(Movetext { rec: tags, pos: Chess::default() })
+    }
+
+    fn san(&mut self, mt: &mut Movetext, san: SanPlus) -> ControlFlow<GameRecord> {
+        if mt.rec.error.is_some() {
+            return ControlFlow::Continue(());
+        }
+        match san.san.to_move(&mt.pos) {
+            Ok(m) => {
+                let n = mt.pos.legal_moves().len();
+                mt.rec.legal_counts.push(n as u16);
+                mt.rec.moves.push(m);
+                mt.pos.play_unchecked(m);
+            }
+            Err(e) => mt.rec.error = Some(format!("ply {}: {san}: {e}", mt.rec.moves.len())),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, mt: Movetext) -> GameRecord {
+        mt.rec
+    }
+}
+
+/// Reads every game of a PGN file.
+pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut reader = Reader::new(std::io::BufReader::new(file));
+    let mut games = Vec::new();
+    while let Some(g) = reader.read_game(&mut Collector).map_err(|e| format!("{}: {e}", path.display()))? {
+        games.push(g);
+    }
+    Ok(games)
+}

@@ -1,0 +1,83 @@
+//! Move quality, the one definition the strength estimator and the human-likeness bench share:
+//! the loss cap, the scaled error of the Regan–Haworth method, which positions count, and the
+//! loss of a move.
+
+use crate::score::{self, Score};
+
+/// Centipawn losses are capped here (the seed document's cap): a worse move counts as no worse.
+pub const LOSS_CAP: i32 = 300;
+/// Positions whose best value is beyond this (either side's view) are decided and do not count.
+pub const DECIDED_CP: i32 = 600;
+
+/// The scaled error: `ln(1 + min(loss, 300) / 100)`; a negative loss counts as 0.
+pub fn scaled_error(loss: i32) -> f64 {
+    (1.0 + f64::from(loss.clamp(0, LOSS_CAP)) / 100.0).ln()
+}
+
+/// Why a position's move does not count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Excluded {
+    /// Only one legal move.
+    Forced,
+    /// The best value is a mate.
+    Mate,
+    /// |best value| > [`DECIDED_CP`].
+    Decided,
+}
+
+/// The eligibility rule: a position with `legal_moves` moves whose best value (side to move's
+/// view) is `best` counts unless it is forced, a mate or decided.
+pub fn exclusion(legal_moves: usize, best: Score) -> Option<Excluded> {
+    if legal_moves < 2 {
+        return Some(Excluded::Forced);
+    }
+    match best {
+        Score::Mate(_) => Some(Excluded::Mate),
+        Score::Cp(cp) if cp.abs() > DECIDED_CP => Some(Excluded::Decided),
+        Score::Cp(_) => None,
+    }
+}
+
+/// The loss of a move from a table of scored moves: best − played in [0, `LOSS_CAP`]; a move
+/// into a mate for the mover loses nothing against a centipawn best, a move that misses a mate
+/// or walks into one loses the cap.
+pub fn table_loss(best: Score, played: Score) -> i32 {
+    match (best, played) {
+        (Score::Cp(b), Score::Cp(p)) => (b - p).clamp(0, LOSS_CAP),
+        (Score::Cp(_), Score::Mate(n)) => {
+            if n > 0 {
+                0
+            } else {
+                LOSS_CAP
+            }
+        }
+        (Score::Mate(b), Score::Mate(p)) if b == p => 0,
+        (Score::Mate(_), _) => LOSS_CAP,
+    }
+}
+
+/// The loss of a played move from two oracle values (internal scores, side to move's view):
+/// `max(0, value − played)` with mates counted as `±MATE_AS_CP`, uncapped.
+pub fn value_loss(value: i32, played_value: i32) -> i32 {
+    (score::as_cp(value) - score::as_cp(played_value)).max(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules() {
+        assert_eq!(scaled_error(-5), 0.0);
+        assert_eq!(scaled_error(1000), scaled_error(LOSS_CAP));
+        assert_eq!(exclusion(1, Score::Cp(0)), Some(Excluded::Forced));
+        assert_eq!(exclusion(3, Score::Mate(-2)), Some(Excluded::Mate));
+        assert_eq!(exclusion(3, Score::Cp(-601)), Some(Excluded::Decided));
+        assert_eq!(exclusion(3, Score::Cp(600)), None);
+        assert_eq!(table_loss(Score::Cp(50), Score::Cp(-500)), LOSS_CAP);
+        assert_eq!(table_loss(Score::Mate(2), Score::Mate(2)), 0);
+        assert_eq!(table_loss(Score::Cp(10), Score::Mate(3)), 0);
+        assert_eq!(value_loss(score::mate_in(3), 100), score::MATE_AS_CP - 100);
+        assert_eq!(value_loss(0, 40), 0);
+    }
+}
