@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-# Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
+# Needs bench/.venv (matplotlib, through bench/plot.py): run with bench/py.sh.
 """Stockfish-scale equivalents of ladder points from bench/sf-scale.sh's match summaries.
 
 For each pairing (sparring UCI_Elo OURS vs Stockfish 15.1 UCI_Elo SF) the match's logistic Elo
 difference d with its 95 % interval gives OURS's equivalent SF + d on Stockfish's scale. Several
 pairings of one point are combined by inverse-variance weighting. Writes
 bench/results/sf-scale.csv (one row per pairing), bench/results/sf-scale-points.csv (one row per
-point) and bench/results/sf-scale.svg. Stdlib only."""
+point) and bench/results/sf-scale.svg (bench/plot.py)."""
 import csv
 import json
 import math
 import re
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import plot  # noqa: E402
 
 src = Path("bench/results/sf-scale")
 rows = []
@@ -58,29 +62,16 @@ with open("bench/results/sf-scale-points.csv", "w", newline="") as f:
     w.writeheader()
     w.writerows(points)
 
-W, H, L, R, T, B = 640, 480, 70, 30, 40, 60
-lo, hi = 800, 3000
-X = lambda e: L + (e - lo) / (hi - lo) * (W - L - R)
-Y = lambda e: H - B - (e - lo) / (hi - lo) * (H - T - B)
-svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
-       f'<rect width="{W}" height="{H}" fill="white"/>',
-       f'<text x="{L}" y="22" font-size="15">sparring UCI_Elo vs its equivalent on Stockfish 15.1\'s UCI_Elo scale</text>']
-for e in range(lo, hi + 1, 200):
-    svg.append(f'<line x1="{X(e)}" y1="{Y(lo)}" x2="{X(e)}" y2="{Y(hi)}" stroke="#eee"/>')
-    svg.append(f'<line x1="{X(lo)}" y1="{Y(e)}" x2="{X(hi)}" y2="{Y(e)}" stroke="#eee"/>')
-    svg.append(f'<text x="{X(e) - 14}" y="{H - B + 18}">{e}</text>')
-    svg.append(f'<text x="{L - 40}" y="{Y(e) + 4}">{e}</text>')
-svg.append(f'<line x1="{X(lo)}" y1="{Y(lo)}" x2="{X(hi)}" y2="{Y(hi)}" stroke="#999" stroke-dasharray="4,4"/>')
-svg.append(f'<text x="{X(2450)}" y="{Y(2550)}" fill="#777">same number</text>')
-for p in points:
-    x = X(p["ours"])
-    svg.append(f'<line x1="{x}" y1="{Y(p["lower95"])}" x2="{x}" y2="{Y(p["upper95"])}" stroke="#1f77b4" stroke-width="2"/>')
-    svg.append(f'<circle cx="{x}" cy="{Y(p["equivalent"])}" r="4" fill="#1f77b4"/>')
-    svg.append(f'<text x="{x + 6}" y="{Y(p["equivalent"]) - 6}" fill="#1f77b4">{p["equivalent"]}</text>')
-svg.append(f'<text x="{W / 2 - 80}" y="{H - 15}">sparring UCI_Elo (human scale)</text>')
-svg.append(f'<text transform="translate(16,{H / 2 + 90}) rotate(-90)">Stockfish UCI_Elo equivalent (95 % CI)</text>')
-svg.append("</svg>")
-Path("bench/results/sf-scale.svg").write_text("\n".join(svg) + "\n")
+plot.error_bar_chart(
+    "bench/results/sf-scale.svg",
+    "sparring UCI_Elo vs its equivalent on Stockfish 15.1's UCI_Elo scale",
+    "sparring UCI_Elo (human scale)",
+    "Stockfish UCI_Elo equivalent (95 % CI)",
+    [(p["ours"], p["equivalent"], p["lower95"], p["upper95"]) for p in points],
+    lim=(800, 3000),
+    ticks=range(800, 3001, 200),
+    diagonal="same number",
+)
 
 print("| sparring UCI_Elo | Stockfish UCI_Elo | games | W-D-L | score | Elo diff | SF-scale equivalent (95 %) |")
 print("|---|---|---|---|---|---|---|")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reliability stress (issue 8): >= 1000 games at a very fast clock with the match runner,
 # mixing the profiles, several UCI_Elo points and avatars, two games at a time; then a replay of
-# 50 node-budgeted games from their seeds, which must reproduce them move for move.
+# the first games (18 at the default size) of each of the three node-budgeted pairings from their
+# seeds, which must reproduce them move for move.
 # Usage: bench/stress.sh [GAMES_PER_PAIRING (default 100)] [TC (default 1+0.01)]
 # Output: bench/results/stress/ (one PGN/JSON/report per pairing, summary.md).
 set -euo pipefail
@@ -51,7 +52,7 @@ for p in "${pairings[@]}"; do
 done
 echo "stress: $(( $(date +%s) - start )) s"
 
-# Replay: the first 50 games of the node-budgeted pairings (every side plays a fixed node
+# Replay: the first games (at most 9 rounds of 2) of the node-budgeted pairings (every side plays a fixed node
 # budget, so the clock does not change their moves), same -srand, compared move for move.
 replay=(reduced-vs-club elo800-vs-elo1500 elo1100romantic-vs-elo1300positional)
 i=0

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 tb=../shared/data/syzygy/3-4
+nodes=20000   # per move, both sides
 epd=$(mktemp --suffix .epd)
 cat > "$epd" <<'POS'
 8/8/8/4k3/8/8/8/3QK3 w - - 0 1
@@ -15,7 +16,7 @@ cat > "$epd" <<'POS'
 POS
 out=bench/results/tb-conversion.md
 {
-  echo "# Conversion of won 3-4 piece endings, strong vs strong, nodes=20000 per move"
+  echo "# Conversion of won 3-4 piece endings, strong vs strong, nodes=$nodes per move"
   echo
   echo "| tables | position | result | plies | termination | engine time (s) |"
   echo "| --- | --- | --- | --- | --- | --- |"
@@ -24,7 +25,7 @@ for mode in with without; do
   opt=""; [ $mode = with ] && opt="option.SyzygyPath=$tb"
   pgn=$(mktemp --suffix .pgn)
   ./target/release/sparring match -engine cmd=target/release/sparring name=A $opt -engine cmd=target/release/sparring name=B $opt \
-    -each nodes=20000 -games 5 -openings file="$epd" format=epd order=sequential -maxmoves 200 \
+    -each nodes=$nodes -games $(grep -c . "$epd") -openings file="$epd" format=epd order=sequential -maxmoves 200 \
     -pgnout "$pgn" -progress quiet >/dev/null
   python3 - "$pgn" "$mode" >> "$out" <<'PY'
 import re, sys

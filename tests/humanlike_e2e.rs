@@ -232,12 +232,10 @@ fn sample_oracle_measure_end_to_end() {
     assert_eq!(a.len(), eligible);
     assert!(a.iter().zip(&b).any(|(x, y)| x["mv"] != y["mv"]), "seeds 1 and 2 chose the same moves everywhere");
 
-    // Report writes the plots.
+    // Report writes the markdown tables (the charts are bench/plot.py's).
     let out_dir = dir.join("report");
     run(&["report", "--csv", &p(&csv), "--out-dir", &p(&out_dir)]);
-    for f in ["humanlike-loss-by-band.svg", "humanlike-elo-vs-loss.svg", "humanlike-report.md"] {
-        let t = std::fs::read_to_string(out_dir.join(f)).unwrap();
-        assert!(!t.is_empty());
-    }
+    let t = std::fs::read_to_string(out_dir.join("humanlike-report.md")).unwrap();
+    assert!(t.starts_with("# Human-likeness per rating band"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,6 +21,31 @@ w = out.append
 hum = {int(r["band"]): float(r["human_mean_loss"]) for r in ladder}  # humans' mean loss per band
 hci = {int(r["band"]): r for r in csv.DictReader(open(R / "humanlike-human-ci.csv"))} \
     if (R / "humanlike-human-ci.csv").exists() else {}
+def archived_equivalents(version):
+    """Each point's combined Stockfish-scale equivalent in sf-scale/ladder-vVERSION/ (as
+    bench/sf_scale_report.py combines them): {point: (equivalent, games)}."""
+    by = {}
+    for js in sorted((R / "sf-scale" / f"ladder-v{version}").glob("elo*-vs-sf*.json")):
+        m = re.match(r"elo(\d+)-vs-sf(\d+)", js.stem)
+        d = json.loads(js.read_text())
+        e = d["elo"]
+        if d["games_played"] == 0 or e["error95"] is None or not 0.03 < round(d["score"], 4) < 0.97:
+            continue
+        by.setdefault(int(m.group(1)), []).append((round(int(m.group(2)) + e["elo"]), round(e["error95"], 1),
+                                                   d["games_played"]))
+    out = {}
+    for ours, usable in sorted(by.items()):
+        ws = [1 / (err / 1.96) ** 2 for _, err, _ in usable]
+        out[ours] = (round(sum(w * eq for w, (eq, _, _) in zip(ws, usable)) / sum(ws)), sum(g for _, _, g in usable))
+    return out
+
+
+def sf_skill_depth(elo):
+    """Stockfish 15.1's search depth at which `Skill` picks its move: 1 + level, level =
+    ((UCI_Elo - 1346.6) / 143.4)^(1/0.806), truncated (search.cpp)."""
+    return 1 + int(max(0.0, (elo - 1346.6) / 143.4) ** (1 / 0.806))
+
+
 def band(b):
     return f"{b}–{b + 199}"
 
@@ -290,11 +315,17 @@ if rows.exists():
     s1350 = next((x for x in sf if o1350 and x["elo"] == "1350" and x["band"] == o1350["band"]), None)
     per_move = (f" (1350: {float(s1350['mean_loss']):.0f} cp against our {float(o1350['mean_loss']):.0f}; table above)"
                 if o1350 and s1350 else "")
+    v6 = archived_equivalents(6)
+    v6_text = ", ".join(f"v6 {o}: {eq}" for o, (eq, _) in v6.items())
+    if len({g for _, g in v6.values()}) == 1:
+        v6_text += f", {next(iter(v6.values()))[1]} games each"
+    v7_text = ", ".join(f"{o} {eq}" for o, (eq, _) in archived_equivalents(7).items())
     w(f"**Reading it.** In games, Stockfish's `UCI_Elo` N is a much stronger player than ours at N: {listing}. "
       f"Yet per move, on the same human positions, Stockfish's low settings err *more* than ours{per_move}. "
       "A likely explanation, not tested here: Stockfish (15.1, `Skill` in `search.cpp`) weakens by "
       "choosing, once its iterative deepening reaches depth 1 + skill level (level = ((`UCI_Elo` − 1346.6) "
-      "/ 143.4)^(1/0.806): depth 1 at 1350, 2 at 1500, 6 at 1900, 8 at 2100, 11 at 2300, 12 at 2400), among its best four root moves with a random push scaled by a weakness term, "
+      f"/ 143.4)^(1/0.806): depth {', '.join(f'{sf_skill_depth(e)} at {e}' for e in (1350, 1500, 1900, 2100, 2300, 2400))}), "
+      "among its best four root moves with a random push scaled by a weakness term, "
       "and then keeps searching but plays the chosen move. Most of its moves are good and some are "
       "arbitrary, which costs cp per move but little in games; its shallow search is also stronger per "
       "ply than ours. Our points lose steadily, the way the people of their band do. If our points are "
@@ -303,10 +334,10 @@ if rows.exists():
       f"The equivalents {'rise' if rising else 'do not rise'} with `UCI_Elo` at every point"
       + (f"; not separated (intervals overlap): {'; '.join(overlap)}" if overlap else "") + ". "
       "Earlier ladders' pairings are kept: v4's 1700 and 1900 in `sf-scale/ladder-v4/`, v6's 1500 and 1700 "
-      "(v6 1500: 1309, v6 1700: 1319, 200 games each) in `sf-scale/ladder-v6/`; v7 changed 900–1700, so "
+      f"({v6_text}) in `sf-scale/ladder-v6/`; v7 changed 900–1700, so "
       "1500 and 1700 were measured again; v8 changed 1900–2400, so each of them played one pairing again "
       "(2400's first run was stopped at 70 games, 1845 [1767, 1923]; the full 100 games were played again), "
-      "and v7's pairings are in `sf-scale/ladder-v7/` (v7: 1900 1541, 2100 1611, 2300 1830, 2400 1841). Each equivalent holds for Stockfish's settings at 5+0.05; its "
+      f"and v7's pairings are in `sf-scale/ladder-v7/` (v7: {v7_text}). Each equivalent holds for Stockfish's settings at 5+0.05; its "
       "skill levels are depth-limited, so longer clocks change little, but this was not measured.\n")
 else:
     w("Not measured yet.\n")

@@ -71,4 +71,5 @@ fi
 
 if want report; then
     "$BIN" humanlike report --csv "$R/humanlike-humans.csv" "$R/humanlike-stockfish.csv" --out-dir "$R"
+    bench/py.sh bench/plot.py humanlike "$R/humanlike-humans.csv" "$R/humanlike-stockfish.csv" --out-dir "$R"
 fi
