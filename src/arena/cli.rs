@@ -260,140 +260,166 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "tbpieces" => cfg.tb_pieces = num(&opt, &one(&mut i)?)?,
             "ratinginterval" => cfg.rating_interval = num(&opt, &one(&mut i)?)?,
             "recover" => cfg.recover = true,
-            "progress" => {
-                cfg.progress = match one(&mut i)?.as_str() {
-                    "auto" => ProgressMode::Auto,
-                    "lines" => ProgressMode::Lines,
-                    "quiet" | "none" => ProgressMode::Quiet,
-                    o => return Err(format!("-progress: unknown mode '{o}'")),
-                }
-            }
+            "progress" => cfg.progress = progress(&one(&mut i)?)?,
             "pgnout" | "epdout" | "jsonout" => {
-                let w = group(&mut i);
-                let file = w
-                    .iter()
-                    .find_map(|x| x.strip_prefix("file="))
-                    .map(str::to_string)
-                    .or_else(|| w.first().filter(|x| !x.contains('=')).cloned())
-                    .ok_or_else(|| format!("{opt} needs a file"))?;
-                let p = Some(PathBuf::from(file));
+                let p = Some(output_file(&opt, &group(&mut i))?);
                 match name {
                     "pgnout" => cfg.pgnout = p,
                     "epdout" => cfg.epdout = p,
                     _ => cfg.jsonout = p,
                 }
             }
-            "openings" => {
-                let mut o = OpeningsConfig::default();
-                let mut format = None;
-                for (k, v) in kvs(group(&mut i))? {
-                    match k.as_str() {
-                        "file" => o.file = Some(PathBuf::from(v)),
-                        "format" => {
-                            format = Some(match v.as_str() {
-                                "epd" => BookFormat::Epd,
-                                "pgn" => BookFormat::Pgn,
-                                _ => return Err(format!("unknown book format '{v}'")),
-                            })
-                        }
-                        "order" => {
-                            o.order = match v.as_str() {
-                                "sequential" => OpeningOrder::Sequential,
-                                "random" => OpeningOrder::Random,
-                                _ => return Err(format!("unknown opening order '{v}'")),
-                            }
-                        }
-                        "plies" => o.plies = Some(num(&k, &v)?),
-                        "start" => o.start = num(&k, &v)?,
-                        "policy" => {}
-                        _ => return Err(format!("unknown -openings key '{k}'")),
-                    }
-                }
-                o.format = format.unwrap_or_else(|| {
-                    let pgn =
-                        o.file.as_ref().and_then(|f| f.extension()).is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-                    if pgn { BookFormat::Pgn } else { BookFormat::Epd }
-                });
-                cfg.openings = o;
-            }
-            "draw" => {
-                let mut d = DrawRule { movenumber: 0, movecount: 0, score: 0 };
-                for (k, v) in kvs(group(&mut i))? {
-                    match k.as_str() {
-                        "movenumber" => d.movenumber = num(&k, &v)?,
-                        "movecount" => d.movecount = num(&k, &v)?,
-                        "score" => d.score = num(&k, &v)?,
-                        _ => return Err(format!("unknown -draw key '{k}'")),
-                    }
-                }
-                if d.movecount == 0 {
-                    return Err("-draw needs movecount=".into());
-                }
-                cfg.draw = Some(d);
-            }
-            "resign" => {
-                let mut r = ResignRule { movecount: 0, score: 0, twosided: false };
-                for (k, v) in kvs(group(&mut i))? {
-                    match k.as_str() {
-                        "movecount" => r.movecount = num(&k, &v)?,
-                        "score" => r.score = num(&k, &v)?,
-                        "twosided" => r.twosided = matches!(v.as_str(), "true" | "1" | "yes"),
-                        _ => return Err(format!("unknown -resign key '{k}'")),
-                    }
-                }
-                if r.movecount == 0 || r.score <= 0 {
-                    return Err("-resign needs movecount= and a positive score=".into());
-                }
-                cfg.resign = Some(r);
-            }
-            "sprt" => {
-                let mut s = Sprt::new(0.0, 0.0, 0.05, 0.05);
-                let mut have = (false, false);
-                for (k, v) in kvs(group(&mut i))? {
-                    match k.as_str() {
-                        "elo0" => {
-                            s.elo0 = num(&k, &v)?;
-                            have.0 = true
-                        }
-                        "elo1" => {
-                            s.elo1 = num(&k, &v)?;
-                            have.1 = true
-                        }
-                        "alpha" => s.alpha = num(&k, &v)?,
-                        "beta" => s.beta = num(&k, &v)?,
-                        "model" => {
-                            s.model = match v.as_str() {
-                                "logistic" => SprtModel::Logistic,
-                                "normalized" => SprtModel::Normalized,
-                                _ => return Err(format!("unknown SPRT model '{v}'")),
-                            }
-                        }
-                        _ => return Err(format!("unknown -sprt key '{k}'")),
-                    }
-                }
-                if !(have.0 && have.1) || s.elo0 >= s.elo1 {
-                    return Err("-sprt needs elo0= < elo1=".into());
-                }
-                if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
-                    return Err("-sprt alpha and beta must lie in (0, 0.5)".into());
-                }
-                cfg.sprt = Some(s);
-            }
+            "openings" => cfg.openings = openings(kvs(group(&mut i))?)?,
+            "draw" => cfg.draw = Some(draw(kvs(group(&mut i))?)?),
+            "resign" => cfg.resign = Some(resign(kvs(group(&mut i))?)?),
+            "sprt" => cfg.sprt = Some(sprt(kvs(group(&mut i))?)?),
             _ => {
                 return Err(format!("unknown option '{opt}' (see 'sparring match --help')"));
             }
         }
     }
-    if engine_groups.len() != 2 {
-        return Err(format!("give exactly two -engine groups (got {})", engine_groups.len()));
+    cfg.engines = engines(&engine_groups, &each)?;
+    cfg.srand = srand.unwrap_or_else(super::fresh_srand);
+    Ok(cfg)
+}
+
+/// `-progress auto|lines|quiet`.
+fn progress(mode: &str) -> Result<ProgressMode, String> {
+    Ok(match mode {
+        "auto" => ProgressMode::Auto,
+        "lines" => ProgressMode::Lines,
+        "quiet" | "none" => ProgressMode::Quiet,
+        o => return Err(format!("-progress: unknown mode '{o}'")),
+    })
+}
+
+/// The file of `-pgnout`/`-epdout`/`-jsonout` (`file=PATH` or a bare path).
+fn output_file(opt: &str, words: &[String]) -> Result<PathBuf, String> {
+    words
+        .iter()
+        .find_map(|x| x.strip_prefix("file="))
+        .map(str::to_string)
+        .or_else(|| words.first().filter(|x| !x.contains('=')).cloned())
+        .map(PathBuf::from)
+        .ok_or_else(|| format!("{opt} needs a file"))
+}
+
+/// `-openings file= format= order= plies= start=`.
+fn openings(keys: Vec<(String, String)>) -> Result<OpeningsConfig, String> {
+    let mut o = OpeningsConfig::default();
+    let mut format = None;
+    for (k, v) in keys {
+        match k.as_str() {
+            "file" => o.file = Some(PathBuf::from(v)),
+            "format" => {
+                format = Some(match v.as_str() {
+                    "epd" => BookFormat::Epd,
+                    "pgn" => BookFormat::Pgn,
+                    _ => return Err(format!("unknown book format '{v}'")),
+                })
+            }
+            "order" => {
+                o.order = match v.as_str() {
+                    "sequential" => OpeningOrder::Sequential,
+                    "random" => OpeningOrder::Random,
+                    _ => return Err(format!("unknown opening order '{v}'")),
+                }
+            }
+            "plies" => o.plies = Some(num(&k, &v)?),
+            "start" => o.start = num(&k, &v)?,
+            "policy" => {}
+            _ => return Err(format!("unknown -openings key '{k}'")),
+        }
     }
-    for (slot, keys) in engine_groups.iter().enumerate() {
+    o.format = format.unwrap_or_else(|| {
+        let pgn = o.file.as_ref().and_then(|f| f.extension()).is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+        if pgn { BookFormat::Pgn } else { BookFormat::Epd }
+    });
+    Ok(o)
+}
+
+/// `-draw movenumber= movecount= score=`.
+fn draw(keys: Vec<(String, String)>) -> Result<DrawRule, String> {
+    let mut d = DrawRule { movenumber: 0, movecount: 0, score: 0 };
+    for (k, v) in keys {
+        match k.as_str() {
+            "movenumber" => d.movenumber = num(&k, &v)?,
+            "movecount" => d.movecount = num(&k, &v)?,
+            "score" => d.score = num(&k, &v)?,
+            _ => return Err(format!("unknown -draw key '{k}'")),
+        }
+    }
+    if d.movecount == 0 {
+        return Err("-draw needs movecount=".into());
+    }
+    Ok(d)
+}
+
+/// `-resign movecount= score= [twosided=]`.
+fn resign(keys: Vec<(String, String)>) -> Result<ResignRule, String> {
+    let mut r = ResignRule { movecount: 0, score: 0, twosided: false };
+    for (k, v) in keys {
+        match k.as_str() {
+            "movecount" => r.movecount = num(&k, &v)?,
+            "score" => r.score = num(&k, &v)?,
+            "twosided" => r.twosided = matches!(v.as_str(), "true" | "1" | "yes"),
+            _ => return Err(format!("unknown -resign key '{k}'")),
+        }
+    }
+    if r.movecount == 0 || r.score <= 0 {
+        return Err("-resign needs movecount= and a positive score=".into());
+    }
+    Ok(r)
+}
+
+/// `-sprt elo0= elo1= [alpha= beta= model=]`.
+fn sprt(keys: Vec<(String, String)>) -> Result<Sprt, String> {
+    let mut s = Sprt::new(0.0, 0.0, 0.05, 0.05);
+    let mut have = (false, false);
+    for (k, v) in keys {
+        match k.as_str() {
+            "elo0" => {
+                s.elo0 = num(&k, &v)?;
+                have.0 = true
+            }
+            "elo1" => {
+                s.elo1 = num(&k, &v)?;
+                have.1 = true
+            }
+            "alpha" => s.alpha = num(&k, &v)?,
+            "beta" => s.beta = num(&k, &v)?,
+            "model" => {
+                s.model = match v.as_str() {
+                    "logistic" => SprtModel::Logistic,
+                    "normalized" => SprtModel::Normalized,
+                    _ => return Err(format!("unknown SPRT model '{v}'")),
+                }
+            }
+            _ => return Err(format!("unknown -sprt key '{k}'")),
+        }
+    }
+    if !(have.0 && have.1) || s.elo0 >= s.elo1 {
+        return Err("-sprt needs elo0= < elo1=".into());
+    }
+    if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+        return Err("-sprt alpha and beta must lie in (0, 0.5)".into());
+    }
+    Ok(s)
+}
+
+/// The two engines from their `-engine` groups, each on top of the `-each` keys.
+fn engines(groups: &[Vec<(String, String)>], each: &[(String, String)]) -> Result<[EngineConfig; 2], String> {
+    if groups.len() != 2 {
+        return Err(format!("give exactly two -engine groups (got {})", groups.len()));
+    }
+    let mut out = [EngineConfig::default(), EngineConfig::default()];
+    for (slot, keys) in groups.iter().enumerate() {
         let mut e = EngineConfig {
             start_timeout: Duration::from_secs(10),
             hang_timeout: Duration::from_secs(10),
             ..Default::default()
         };
-        apply_engine_keys(&mut e, &each)?;
+        apply_engine_keys(&mut e, each)?;
         apply_engine_keys(&mut e, keys)?;
         if e.cmd.is_empty() {
             return Err(format!("-engine {} has no cmd=", slot + 1));
@@ -404,14 +430,13 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 .map(|s| s.to_string_lossy().to_string())
                 .unwrap_or_else(|| e.cmd.clone());
         }
-        cfg.engines[slot] = e;
+        out[slot] = e;
     }
-    if cfg.engines[0].name == cfg.engines[1].name {
-        cfg.engines[0].name.push_str(" (1)");
-        cfg.engines[1].name.push_str(" (2)");
+    if out[0].name == out[1].name {
+        out[0].name.push_str(" (1)");
+        out[1].name.push_str(" (2)");
     }
-    cfg.srand = srand.unwrap_or_else(super::fresh_srand);
-    Ok(cfg)
+    Ok(out)
 }
 
 #[cfg(unix)]

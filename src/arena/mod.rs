@@ -429,8 +429,8 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
             })
             .transpose()
     };
-    let mut pgn_file = open_out(&config.pgnout)?;
-    let mut epd_file = open_out(&config.epdout)?;
+    let pgn_file = open_out(&config.pgnout)?;
+    let epd_file = open_out(&config.epdout)?;
 
     let total = config.total_games();
     let jobs: Vec<Vec<usize>> = if config.repeat {
@@ -477,7 +477,30 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
     }
     drop(tx);
 
-    let mut progress = report::Progress::new(&config);
+    let (tally, stopped, mut progress) = collect(&config, &rx, &halt, [pgn_file, epd_file]);
+    for h in handles {
+        let _ = h.join();
+    }
+    let summary = tally.summary(&config, stopped);
+    progress.finish(&summary);
+    if let Some(p) = &config.jsonout {
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
+        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(summary)
+}
+
+/// Receives the finished games in the order they end: tallies them, writes them to the PGN and EPD
+/// files (`[pgn, epd]`), reports progress, and raises `halt` on Ctrl-C, a crash without `-recover`
+/// or an SPRT decision. Returns the tally, why the match stopped early (if it did) and the progress
+/// display, which the caller finishes once the workers are done.
+fn collect(
+    config: &MatchConfig,
+    rx: &mpsc::Receiver<GameRecord>,
+    halt: &AtomicBool,
+    [mut pgn_file, mut epd_file]: [Option<std::fs::File>; 2],
+) -> (Tally, Option<String>, report::Progress) {
+    let mut progress = report::Progress::new(config);
     let mut tally = Tally::new();
     let mut stopped: Option<String> = None;
     let date = pgn::pgn_date();
@@ -504,7 +527,7 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
         if let Some(f) = epd_file.as_mut() {
             let _ = f.write_all(pgn::format_epd(&rec).as_bytes());
         }
-        let summary = tally.summary(&config, None);
+        let summary = tally.summary(config, None);
         progress.game_finished(&rec, &summary, finished);
         if stopped.is_none() {
             if let (Some(e), false) = (rec.crashed, config.recover) {
@@ -521,16 +544,7 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
             }
         }
     }
-    for h in handles {
-        let _ = h.join();
-    }
-    let summary = tally.summary(&config, stopped);
-    progress.finish(&summary);
-    if let Some(p) = &config.jsonout {
-        let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
-        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-    }
-    Ok(summary)
+    (tally, stopped, progress)
 }
 
 /// Picks a random `-srand` when none is given (time and process id, hashed).

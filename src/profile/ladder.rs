@@ -247,7 +247,11 @@ fn geo(a: f64, b: f64, t: f64) -> f64 {
 impl Ladder {
     /// The ladder file embedded in the binary.
     pub fn builtin() -> Ladder {
-        Ladder::parse(LADDER).unwrap_or_else(|e| panic!("built-in ladder is invalid: {e}"))
+        // Parsed (and hashed) once: the UCI layer asks for it at every `go` and option.
+        static BUILTIN: std::sync::OnceLock<Ladder> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| Ladder::parse(LADDER).unwrap_or_else(|e| panic!("built-in ladder is invalid: {e}")))
+            .clone()
     }
 
     /// The embedded ladder file's text.

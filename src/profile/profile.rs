@@ -157,11 +157,19 @@ impl Profile {
 
     /// A built-in profile by name (case-insensitive), parsed from the file embedded in the binary.
     pub fn builtin(name: &str) -> Option<Profile> {
-        BUILTIN.iter().find(|(n, _)| n.eq_ignore_ascii_case(name.trim())).map(|(n, text)| {
-            let p = Profile::parse(text).unwrap_or_else(|e| panic!("built-in profile {n} is invalid: {e}"));
-            assert_eq!(&p.name, n, "built-in profile file name mismatch");
-            p
-        })
+        // Parsed (and hashed) once each: the UCI layer asks for one at every `go` and option.
+        static PARSED: std::sync::OnceLock<Vec<Profile>> = std::sync::OnceLock::new();
+        let parsed = PARSED.get_or_init(|| {
+            BUILTIN
+                .iter()
+                .map(|(n, text)| {
+                    let p = Profile::parse(text).unwrap_or_else(|e| panic!("built-in profile {n} is invalid: {e}"));
+                    assert_eq!(&p.name, n, "built-in profile file name mismatch");
+                    p
+                })
+                .collect()
+        });
+        BUILTIN.iter().position(|(n, _)| n.eq_ignore_ascii_case(name.trim())).map(|i| parsed[i].clone())
     }
 
     /// Names of the built-in profiles, strongest first.
