@@ -3,11 +3,8 @@
 //!
 //! See `ARCHITECTURE.md` for the data flow between the modules.
 
-pub mod arena;
 pub mod board;
-pub mod estimate;
 pub mod eval;
-pub mod humanlike;
 pub mod player;
 pub mod policy;
 pub mod profile;

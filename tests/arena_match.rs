@@ -1,13 +1,13 @@
-//! Whole matches through `sparring::arena::run_match`: fixture engines (well-behaved and
+//! Whole matches through `sparring::tools::arena::run_match`: fixture engines (well-behaved and
 //! misbehaving), PGN output replayed with a PGN parser, adjudication in real games, seeds, and
 //! sparring against itself.
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
-use sparring::arena::adjudicate::{DrawRule, ResignRule};
-use sparring::arena::engine::{EngineConfig, TimeControl};
-use sparring::arena::{MatchConfig, MatchSummary, OpeningsConfig, run_match};
+use sparring::tools::arena::adjudicate::{DrawRule, ResignRule};
+use sparring::tools::arena::engine::{EngineConfig, TimeControl};
+use sparring::tools::arena::{MatchConfig, MatchSummary, OpeningsConfig, run_match};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -163,7 +163,7 @@ fn fixture_match_pgn_json_and_seeds() {
         .collect();
     let tagged: Vec<String> = games.iter().map(|g| g.tags["Seed"].clone()).collect();
     assert_eq!(sent, tagged);
-    let seeds: Vec<u64> = (0..6).map(|g| sparring::arena::game_seed(12345, g)).collect();
+    let seeds: Vec<u64> = (0..6).map(|g| sparring::tools::arena::game_seed(12345, g)).collect();
     assert_eq!(tagged, seeds.iter().map(u64::to_string).collect::<Vec<_>>());
     // The same game index gets the same seed with another opponent and the same games replay.
     let s2 = run_match(MatchConfig { pgnout: None, epdout: None, jsonout: None, ..c.clone() }).unwrap();
@@ -359,7 +359,7 @@ fn fault_no_uciok() {
 fn concurrency_and_sprt_stop() {
     let mut c = config(fixture("A", ""), fixture("B", "--mode illegal --at 1"), 40);
     c.concurrency = 2;
-    c.sprt = Some(sparring::arena::sprt::Sprt::new(0.0, 50.0, 0.05, 0.05));
+    c.sprt = Some(sparring::tools::arena::sprt::Sprt::new(0.0, 50.0, 0.05, 0.05));
     let s = run_match(c).unwrap();
     // B loses every game at once, so H1 is accepted long before 40 games.
     assert!(s.games_played < 40, "{}", s.games_played);

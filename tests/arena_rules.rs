@@ -3,9 +3,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Position};
-use sparring::arena::adjudicate::*;
-use sparring::arena::openings::{self, BookFormat};
 use sparring::board::zobrist;
+use sparring::tools::arena::adjudicate::*;
+use sparring::tools::arena::openings::{self, BookFormat};
 use std::path::Path;
 
 fn pos(fen: &str) -> Chess {
@@ -192,7 +192,7 @@ fn args(s: &str) -> Vec<String> {
 
 #[test]
 fn command_line() {
-    use sparring::arena::cli::parse;
+    use sparring::tools::arena::cli::parse;
     let mut a = args(
         "-engine cmd=/bin/a name=A option.Hash=16 option.Threads=1 tc=40/60+0.6 \
          -engine cmd=/bin/b dir=/tmp depth=5 \
@@ -230,7 +230,7 @@ fn command_line() {
     assert!(parse(&args("-engine cmd=a -engine cmd=b -bogus")).is_err());
     assert!(parse(&args("-engine cmd=a -engine cmd=b -sprt elo0=5 elo1=0")).is_err());
     // Time controls.
-    use sparring::arena::engine::TimeControl;
+    use sparring::tools::arena::engine::TimeControl;
     let t = TimeControl::parse_tc("1:30+1").unwrap().unwrap();
     assert_eq!((t.base.as_secs(), t.inc.as_secs()), (90, 1));
     assert_eq!(TimeControl::parse_tc("inf").unwrap(), None);
@@ -239,7 +239,7 @@ fn command_line() {
 
 #[test]
 fn help_reads_like_a_manual() {
-    let h = sparring::arena::cli::HELP;
+    let h = sparring::tools::arena::cli::HELP;
     for key in [
         "-engine",
         "-each",

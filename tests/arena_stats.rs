@@ -1,7 +1,7 @@
 //! Match statistics against hand-worked values and published cutechess-cli output.
 
-use sparring::arena::sprt::{Sprt, SprtDecision, SprtModel};
-use sparring::arena::stats::*;
+use sparring::tools::arena::sprt::{Sprt, SprtDecision, SprtModel};
+use sparring::tools::arena::stats::*;
 
 fn close(a: f64, b: f64, tol: f64) {
     assert!((a - b).abs() <= tol, "{a} vs {b} (tol {tol})");

@@ -1,6 +1,6 @@
 //! Elo, standard error and rolling-aggregate formulas on known numbers; the model file.
 
-use sparring::estimate::model::{
+use sparring::tools::estimate::model::{
     RollingTracker, Strength, StrengthModel, inverse_variance_mean, percentile, side_stats, strength,
 };
 

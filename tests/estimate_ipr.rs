@@ -5,7 +5,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
-use sparring::estimate::ipr::{self, CalibrationInput, Decision, Fit, IprModel, Stratum};
+use sparring::tools::estimate::ipr::{self, CalibrationInput, Decision, Fit, IprModel, Stratum};
 use std::path::Path;
 use std::process::Command;
 
@@ -248,7 +248,7 @@ fn shipped_calibration_reproduces_from_the_committed_oracle() {
 }
 
 /// A one-position oracle table for `fen` in which `best` scores 500 and every other move 0.
-fn table(fen: &str, best: &str, played: &str) -> sparring::humanlike::types::OraclePosition {
+fn table(fen: &str, best: &str, played: &str) -> sparring::tools::humanlike::types::OraclePosition {
     use shakmaty::Position;
     use sparring::board::notation::uci as uci_of;
     use sparring::score::Score;

@@ -1,8 +1,8 @@
 //! PGN handling (FEN starts, comments, variations, a malformed game reported and skipped), the
 //! command line end to end, the UCI oracle against the project's own binary, and the shared data.
 
-use sparring::estimate::pgn::read_games;
 use sparring::search::MATE;
+use sparring::tools::estimate::pgn::read_games;
 use sparring::tools::oracle::{Budget, Oracle, UciOracle, parse_info_score};
 use std::process::Command;
 
@@ -192,7 +192,7 @@ fn fics_dev_set_reads_cleanly() {
         println!("skipped: ../shared/data not found");
         return;
     }
-    let games = sparring::estimate::pgn::read_file(std::path::Path::new(path)).unwrap();
+    let games = sparring::tools::estimate::pgn::read_file(std::path::Path::new(path)).unwrap();
     assert_eq!(games.len(), 12_948);
     assert!(games.iter().all(|g| g.is_ok()));
     let g = games[0].as_ref().unwrap();

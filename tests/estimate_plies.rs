@@ -1,10 +1,10 @@
 //! cpLoss and eligibility: the pure verdict on hand-made numbers, and the internal oracle on
 //! hand-made positions (forced move, mate, decided position, ordinary move).
 
-use sparring::estimate::analyse::{EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply};
-use sparring::estimate::model::{StrengthModel, scaled_error};
-use sparring::estimate::pgn::{PgnGame, read_games};
 use sparring::search::MATE;
+use sparring::tools::estimate::analyse::{EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply};
+use sparring::tools::estimate::model::{StrengthModel, scaled_error};
+use sparring::tools::estimate::pgn::{PgnGame, read_games};
 use sparring::tools::oracle::{Budget, InternalOracle};
 
 #[test]
@@ -64,7 +64,7 @@ fn game(pgn: &str) -> PgnGame {
     v.pop().unwrap().unwrap()
 }
 
-fn analyse(pgn: &str, depth: i32) -> sparring::estimate::analyse::GameAnalysis {
+fn analyse(pgn: &str, depth: i32) -> sparring::tools::estimate::analyse::GameAnalysis {
     let mut oracle = InternalOracle::new(4);
     let cache = EvalCache::new(1000);
     let settings = Settings { budget: Budget::Depth(depth), pairing: Pairing::Exact, player: None };

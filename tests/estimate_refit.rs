@@ -1,8 +1,8 @@
 //! The weighted least-squares refit recovers known coefficients; too few samples are refused;
 //! the held-out evaluation and the samples CSV.
 
-use sparring::estimate::model::StrengthModel;
-use sparring::estimate::refit::{
+use sparring::tools::estimate::model::StrengthModel;
+use sparring::tools::estimate::refit::{
     Direction, FitPart, Sample, Weighting, evaluate, read_samples_csv, refit, refit_with, wls,
 };
 

@@ -1,8 +1,8 @@
 //! Human-likeness bench end to end on a tiny PGN: sampling determinism and bands, the internal
 //! oracle at depth 2 (cached, resumable), and `measure` with this engine at `go depth 1`.
 
-use sparring::humanlike::sample::{SampleConfig, build_positions, choose, read_games};
-use sparring::humanlike::types::{OraclePosition, SampledPosition, load_oracle, read_jsonl};
+use sparring::tools::humanlike::sample::{SampleConfig, build_positions, choose, read_games};
+use sparring::tools::humanlike::types::{OraclePosition, SampledPosition, load_oracle, read_jsonl};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,8 +1,8 @@
 //! Human-likeness bench: KS distance, loss lookup, eligibility, scaled error, CSV round trip.
 
-use sparring::humanlike::stats::{LossSummary, split_csv, stats_from_moves};
-use sparring::humanlike::types::{Ineligible, OracleMove, OraclePosition, SampledPosition, Score, scaled_error};
-use sparring::humanlike::{ks_distance, measure_with};
+use sparring::tools::humanlike::stats::{LossSummary, split_csv, stats_from_moves};
+use sparring::tools::humanlike::types::{Ineligible, OracleMove, OraclePosition, SampledPosition, Score, scaled_error};
+use sparring::tools::humanlike::{ks_distance, measure_with};
 
 fn pos(fen: &str, human: &str, band: u32, moves: &[(&str, Score)]) -> OraclePosition {
     OraclePosition {
@@ -130,12 +130,13 @@ fn csv_split_handles_quotes() {
 
 #[test]
 fn torn_last_line_is_cut_before_appending() {
-    use sparring::humanlike::types::{append_jsonl, open_append, read_jsonl};
+    use sparring::tools::humanlike::types::{append_jsonl, open_append, read_jsonl};
     let path = std::env::temp_dir().join(format!("sparring-humanlike-torn-{}.jsonl", std::process::id()));
     std::fs::write(&path, "{\"fen\":\"a\",\"mv\":\"e2e4\"}\n{\"fen\":\"b\",\"mv").unwrap();
     let mut f = open_append(&path).unwrap();
-    append_jsonl(&mut f, &sparring::humanlike::stats::CachedMove { fen: "c".into(), mv: "d2d4".into() }).unwrap();
-    let back: Vec<sparring::humanlike::stats::CachedMove> = read_jsonl(&path).unwrap();
+    append_jsonl(&mut f, &sparring::tools::humanlike::stats::CachedMove { fen: "c".into(), mv: "d2d4".into() })
+        .unwrap();
+    let back: Vec<sparring::tools::humanlike::stats::CachedMove> = read_jsonl(&path).unwrap();
     assert_eq!(back.iter().map(|m| m.fen.as_str()).collect::<Vec<_>>(), ["a", "c"]);
     let _ = std::fs::remove_file(&path);
 }

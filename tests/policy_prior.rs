@@ -197,12 +197,15 @@ fn prior_fit_recovers_a_useful_prior_from_the_committed_oracle() {
         eprintln!("skipped: bench/humanlike/oracle.jsonl not found (run bench/unpack.sh)");
         return;
     }
-    let all = sparring::humanlike::types::load_oracle(&oracle).unwrap();
-    let band: Vec<_> =
-        sparring::humanlike::stats::eligible(&all, None).into_iter().filter(|p| p.pos.band == 1400).take(520).collect();
+    let all = sparring::tools::humanlike::types::load_oracle(&oracle).unwrap();
+    let band: Vec<_> = sparring::tools::humanlike::stats::eligible(&all, None)
+        .into_iter()
+        .filter(|p| p.pos.band == 1400)
+        .take(520)
+        .collect();
     // A depth-1 point (fast), fitted on the band's even games, judged on its odd ones.
     let ladder = Ladder::parse(&format!("{HEAD}{}", point(1500, 8.0, ""))).unwrap();
-    let fit = sparring::humanlike::prior_fit::fit_point(&ladder, 1400, 1500, &band, 0.003, 2).unwrap();
+    let fit = sparring::tools::humanlike::prior_fit::fit_point(&ladder, 1400, 1500, &band, 0.003, 2).unwrap();
     let row = |label: &str, set: &str| {
         fit.rows.iter().find(|r| r.0 == label && r.1 == set).map(|r| r.3).unwrap_or_else(|| panic!("{label} {set}"))
     };

@@ -66,8 +66,8 @@ pub fn main(args: &[String]) -> ExitCode {
         Tool::Bench(a) => super::bench::main(a),
         Tool::Solve(a) => super::solve::main(a),
         Tool::Tune(a) => super::tune::main(a),
-        Tool::Match(p) => crate::arena::main(&p.args),
-        Tool::Strength(p) => crate::estimate::main(&p.args),
-        Tool::Humanlike(p) => crate::humanlike::main(&p.args),
+        Tool::Match(p) => crate::tools::arena::main(&p.args),
+        Tool::Strength(p) => crate::tools::estimate::main(&p.args),
+        Tool::Humanlike(p) => crate::tools::humanlike::main(&p.args),
     }
 }

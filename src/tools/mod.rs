@@ -4,9 +4,12 @@
 //! `info` parser, one oracle module, one move-quality module, the scored-position records and small
 //! numeric helpers. Nothing here is part of the engine's own move path.
 
+pub mod arena;
 pub mod bench;
 pub mod cli;
+pub mod estimate;
 pub mod games;
+pub mod humanlike;
 pub mod info;
 pub mod optimize;
 pub mod oracle;

@@ -17,7 +17,7 @@ pub const ROLLING_GAMES: usize = 10;
 pub const MIN_SE: i32 = 1;
 
 /// The shipped model, compiled in so the binary works from any directory.
-pub const SHIPPED_MODEL_JSON: &str = include_str!("../../calibration/strength-model.json");
+pub const SHIPPED_MODEL_JSON: &str = include_str!("../../../calibration/strength-model.json");
 
 /// The original pawnbook calibration, kept for reference: anchored to Maia-1600 with Stockfish
 /// depth 18–20.

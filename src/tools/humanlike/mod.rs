@@ -7,7 +7,7 @@
 //!    position; per band: move-match rate with the human move, top-move rate, mean capped
 //!    centipawn loss, mean scaled error, ≥ 50/100/300 cp rates and the Kolmogorov–Smirnov distance
 //!    between the setting's and the humans' loss distributions.
-//! 4. `report`: SVG plots of the CSV results.
+//! 4. `report`: a markdown report of the CSV results (charts: `bench/py.sh bench/plot.py humanlike`).
 //!
 //! Eligibility follows the strength-estimation source document: not forced, best score not a
 //! mate, |best evaluation from White's view| ≤ 600.
@@ -191,7 +191,7 @@ enum Cmd {
         #[arg(long, default_value_t = fit::VERIFY_SEED)]
         seed: u64,
     },
-    /// SVG plots (and a markdown table) from measure CSVs.
+    /// A markdown report from measure CSVs (charts: bench/py.sh bench/plot.py humanlike CSV...).
     Report {
         /// CSV files written by `measure`.
         #[arg(long, num_args = 1.., required = true)]
