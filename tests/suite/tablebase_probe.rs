@@ -38,6 +38,7 @@ fn opcode(ops: &str, name: &str) -> i32 {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn all_reference_positions_agree() {
     let Some(tb) = tables() else { return };
     let file = format!("{DATA}/probe-tests-200.epd");
@@ -66,6 +67,7 @@ fn all_reference_positions_agree() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn gives_up_on_too_many_pieces_and_castling_rights() {
     let Some(tb) = tables() else { return };
     // Five pieces with only 3-4 piece tables.
@@ -89,6 +91,7 @@ fn gives_up_on_too_many_pieces_and_castling_rights() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn probe_limit_restricts_probing() {
     let Some(tb) = tables() else { return };
     let krk = position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
@@ -106,6 +109,7 @@ fn probe_limit_restricts_probing() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn describe_reports_table_result() {
     let Some(tb) = tables() else { return };
     // Black to move promotes with a win (reference: wdl 2, dtz 1).

@@ -191,6 +191,7 @@ fn a_prior_point_replays_and_differs_from_the_same_point_without_it() {
 }
 
 #[test]
+#[cfg_attr(not(bench_data), ignore = "needs the bench caches: run bench/unpack.sh")]
 fn prior_fit_recovers_a_useful_prior_from_the_committed_oracle() {
     let oracle = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/humanlike/oracle.jsonl");
     if !oracle.exists() {

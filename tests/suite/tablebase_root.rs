@@ -52,6 +52,7 @@ fn play_out(tb: &Tablebases, fen: &str, mut choose: impl FnMut(&Chess) -> shakma
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn won_endgames_are_converted_by_both_sides_playing_the_tables() {
     let Some(tb) = tables() else { return };
     let won = [
@@ -84,6 +85,7 @@ fn won_endgames_are_converted_by_both_sides_playing_the_tables() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn drawn_endgames_are_held() {
     let Some(tb) = tables() else { return };
     // (fen, defender)
@@ -119,6 +121,7 @@ fn drawn_endgames_are_held() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn root_ranking_converts_within_the_fifty_move_rule() {
     let Some(tb) = tables() else { return };
     // KRvK: DTZ 25 with the best move, 27 or more with the others.
@@ -147,6 +150,7 @@ fn root_ranking_converts_within_the_fifty_move_rule() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn root_ranking_prefers_mate_and_zeroing_and_long_defence() {
     let Some(tb) = tables() else { return };
     // Mate in one beats every other winning move.

@@ -2,7 +2,7 @@
 //! and setoption mid-search, very long move lists, quit during a long search, and no thread or
 //! file-descriptor leaks over many go/stop cycles (issue 8).
 
-mod common;
+use crate::common;
 use common::{Uci, is_legal_after};
 use std::time::{Duration, Instant};
 

@@ -105,6 +105,7 @@ fn draw_and_resign_adjudication() {
 const TB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy/3-4");
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn syzygy_adjudication() {
     if !Path::new(TB).exists() {
         println!("skipped: ../shared/data not found");
@@ -145,6 +146,7 @@ fn builtin_book_is_legal_named_and_large() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn book_files() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/openings");
     let tmp = std::env::temp_dir().join(format!("arena_book_{}", std::process::id()));

@@ -2,7 +2,7 @@
 //! piece endings: won ones are mated within the 50-move rule every time, drawn ones never lost
 //! (issue 7). Also: a bad SyzygyPath is reported through UCI and the engine plays on.
 
-mod common;
+use crate::common;
 use shakmaty::{Color, Outcome, Position};
 use sparring::board::{Game, parse_fen};
 use sparring::search::{Control, Limits, Request, Searcher, Silent};
@@ -47,6 +47,7 @@ fn self_play(tb: &Arc<Tablebases>, fen: &str) -> (Option<Outcome>, u32, usize) {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn won_endings_are_mated_within_the_fifty_move_rule() {
     let Some(tb) = tables() else { return };
     let won = [
@@ -70,6 +71,7 @@ fn won_endings_are_mated_within_the_fifty_move_rule() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn drawn_endings_are_never_lost() {
     let Some(tb) = tables() else { return };
     for fen in [

@@ -29,6 +29,7 @@ fn krk() -> Chess {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn good_folder_loads() {
     if !data_present() {
         return;
@@ -91,6 +92,7 @@ fn empty_folder_and_folder_without_tables_are_reported() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn mixed_spec_keeps_the_good_part() {
     if !data_present() {
         return;
@@ -113,6 +115,7 @@ fn mixed_spec_keeps_the_good_part() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn empty_spec_clears_the_tables() {
     if !data_present() {
         return;

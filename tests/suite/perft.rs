@@ -1,6 +1,6 @@
 //! Perft on the shared suite through the engine's own make/unmake and incremental Zobrist path.
 
-mod common;
+use crate::common;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use sparring::board::{Game, parse_fen, perft::perft};
@@ -8,6 +8,7 @@ use sparring::board::{Game, parse_fen, perft::perft};
 const NODE_BUDGET: u64 = 400_000;
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn perft_suite_126() {
     let Some(path) = common::shared_data("perft/perftsuite-126.epd") else {
         return;

@@ -231,6 +231,7 @@ fn adjudication_in_games() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn syzygy_adjudication_in_games() {
     let tbdir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy/3-4");
     if !Path::new(tbdir).exists() {

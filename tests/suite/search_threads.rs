@@ -1,7 +1,7 @@
 //! Lazy SMP (`Threads`): more threads search more nodes, every limit still ends in one legal
 //! `bestmove`, `stop` stays prompt, node limits stay exact, and weak play is unchanged by it.
 
-mod common;
+use crate::common;
 use common::{Uci, is_legal_after};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};

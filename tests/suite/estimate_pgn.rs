@@ -186,6 +186,7 @@ fn cli_with_a_uci_oracle() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn fics_dev_set_reads_cleanly() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/human/fics-blitz-dev.pgn");
     if !std::path::Path::new(path).exists() {

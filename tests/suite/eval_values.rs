@@ -1,6 +1,6 @@
 //! The evaluator's parameter vector (`eval::params`) and the value tuner (`sparring tune --values`).
 
-mod eval_util;
+use crate::eval_util;
 
 use shakmaty::Chess;
 use sparring::eval::params::{CLASSIC, CLASSIC_WEIGHTS, TUNED};

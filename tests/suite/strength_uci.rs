@@ -1,7 +1,7 @@
 //! Strength settings through the real binary: reproducibility across processes, seeds, the
 //! school-gated evaluator, avatars and their error handling (issue 4).
 
-mod common;
+use crate::common;
 use common::Uci;
 use std::time::Duration;
 

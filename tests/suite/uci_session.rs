@@ -1,6 +1,6 @@
 //! UCI sessions driven through the real binary.
 
-mod common;
+use crate::common;
 use common::{Uci, is_legal_after};
 use std::time::{Duration, Instant};
 

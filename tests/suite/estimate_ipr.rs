@@ -213,6 +213,7 @@ fn cli_refuses_bad_input_clearly() {
 /// The shipped `calibration/ipr-model.json` is what `calibrate` makes of the committed human
 /// oracle file, and it rates the humans' own bands in order.
 #[test]
+#[cfg_attr(not(bench_data), ignore = "needs the bench caches: run bench/unpack.sh")]
 fn shipped_calibration_reproduces_from_the_committed_oracle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     if !root.join("bench/humanlike/oracle.jsonl").exists() {
@@ -296,6 +297,7 @@ fn shallow_marking_and_split() {
 /// `ipr pgn` rates a player straight from a PGN (positions scored once into a resumable cache)
 /// and refuses a player who is not there.
 #[test]
+#[cfg_attr(not(bench_data), ignore = "needs the bench caches: run bench/unpack.sh")]
 fn pgn_subcommand_rates_a_player_and_reuses_its_cache() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::temp_dir().join(format!("sparring-ipr-pgn-{}", std::process::id()));

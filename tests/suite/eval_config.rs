@@ -1,7 +1,7 @@
 //! The configuration: disabling removes exactly a group's contribution, weights scale it,
 //! term names parse case-insensitively, and the trace shows all of it.
 
-mod eval_util;
+use crate::eval_util;
 
 use sparring::eval::{EvalConfig, S, Term, evaluate_white, trace};
 

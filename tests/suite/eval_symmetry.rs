@@ -1,6 +1,6 @@
 //! Mirror symmetry of the evaluator, term by term.
 
-mod eval_util;
+use crate::eval_util;
 
 use sparring::board::mirror;
 use sparring::eval::{EvalConfig, ParamSet, Term, evaluate, evaluate_white, trace};
@@ -36,6 +36,7 @@ fn eval_mirror_symmetry_hand_positions() {
 }
 
 #[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
 fn eval_mirror_symmetry_shared_positions() {
     let Some(ps) = eval_util::shared_positions() else {
         println!("skipped: ../shared/data not found");

@@ -1,6 +1,6 @@
 //! Each term group fires, with the right sign, on a position built for it; overall scores are sane.
 
-mod eval_util;
+use crate::eval_util;
 
 use eval_util::pos;
 use sparring::eval::{EvalConfig, Term, evaluate, evaluate_white, trace};

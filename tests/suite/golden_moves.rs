@@ -11,7 +11,7 @@
 //! Weak settings are node-budgeted and seeded, so their moves do not depend on the machine; the
 //! full-strength settings are given `go nodes` or `go depth` for the same reason.
 
-mod common;
+use crate::common;
 
 use common::Uci;
 use std::fmt::Write as _;

@@ -1,6 +1,6 @@
 //! The group-weight tuner (`sparring tune` without `--values`).
 
-mod eval_util;
+use crate::eval_util;
 
 use shakmaty::Chess;
 use sparring::eval::{EvalConfig, Term, evaluate_white};
