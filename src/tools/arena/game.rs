@@ -155,19 +155,29 @@ fn side_name(c: Color) -> &'static str {
     if c == Color::White { "White" } else { "Black" }
 }
 
-/// Plays one game. `slots[white_engine]` plays White. Engines that crash or hang are killed
+/// Which game of the schedule to play.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSpec<'a> {
+    /// The slot that plays White.
+    pub white_engine: usize,
+    pub opening: &'a Opening,
+    /// The game's seed (sent as the `Seed` option to engines that declare it).
+    pub seed: u64,
+    /// 0-based game index in the match schedule.
+    pub index: usize,
+    /// 1-based round (the opening number with -repeat pairs; the game number otherwise).
+    pub round: usize,
+}
+
+/// Plays one game. `slots[game.white_engine]` plays White. Engines that crash or hang are killed
 /// and left stopped (the next `ensure` restarts them).
-#[allow(clippy::too_many_arguments)]
 pub fn play_game(
     slots: &mut [EngineSlot; 2],
-    white_engine: usize,
-    opening: &Opening,
+    game: &GameSpec,
     settings: &GameSettings,
-    seed: u64,
-    index: usize,
-    round: usize,
     halt: &AtomicBool,
 ) -> GameRecord {
+    let GameSpec { white_engine, opening, seed, index, round } = *game;
     let slot_of = |c: Color| {
         if c == Color::White { white_engine } else { 1 - white_engine }
     };

@@ -463,8 +463,14 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
                     }
                     let o = if repeat { g / 2 } else { g };
                     let opening = &book[o % book.len()];
-                    let rec =
-                        game::play_game(&mut slots, g % 2, opening, &settings, game_seed(srand, g), g, o + 1, &halt);
+                    let spec = game::GameSpec {
+                        white_engine: g % 2,
+                        opening,
+                        seed: game_seed(srand, g),
+                        index: g,
+                        round: o + 1,
+                    };
+                    let rec = game::play_game(&mut slots, &spec, &settings, &halt);
                     if tx.send(rec).is_err() {
                         break;
                     }

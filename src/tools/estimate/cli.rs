@@ -250,16 +250,15 @@ fn run_analyse(c: AnalyseCli) -> Result<(), String> {
         (Format::Table, p) => report::table(&games, &errors, &stats, &setup.model, p),
         (Format::Csv, false) => report::csv_sides(&report::side_rows(&games).0),
         (Format::Csv, true) => report::csv_plies(&games),
-        (Format::Json, p) => report::json(
-            &games,
-            &errors,
-            &stats,
-            &setup.model,
-            &setup.spec.id(),
-            setup.settings.budget.describe(),
-            setup.settings.pairing.as_str(),
-            p,
-        ),
+        (Format::Json, p) => {
+            let oracle_id = setup.spec.id();
+            let provenance = report::Provenance {
+                oracle: &oracle_id,
+                budget: setup.settings.budget.describe(),
+                pairing: setup.settings.pairing.as_str(),
+            };
+            report::json(&games, &errors, &stats, &setup.model, provenance, p)
+        }
     };
     print!("{text}");
     if c.format != Format::Table {

@@ -236,15 +236,19 @@ struct JsonError {
     error: String,
 }
 
-#[allow(clippy::too_many_arguments)]
+/// How the games were analysed, as the JSON report records it.
+pub struct Provenance<'a> {
+    pub oracle: &'a str,
+    pub budget: String,
+    pub pairing: &'a str,
+}
+
 pub fn json(
     games: &[GameAnalysis],
     errors: &[GameError],
     stats: &RunStats,
     model: &StrengthModel,
-    oracle: &str,
-    budget: String,
-    pairing: &str,
+    Provenance { oracle, budget, pairing }: Provenance,
     plies: bool,
 ) -> String {
     let (sides, players) = side_rows(games);
