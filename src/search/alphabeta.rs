@@ -515,7 +515,7 @@ impl Worker<'_> {
         if let Some(score) = self.singular_extension(&mut n, &moves) {
             return score;
         }
-        self.move_loop(&mut n, moves)
+        self.move_loop(&mut n, &mut moves)
     }
 
     /// Step 1: the node is counted; abort, draw and the maximum ply end it, and mate distance
@@ -726,7 +726,7 @@ impl Worker<'_> {
     /// move, quiets by history, bad captures); hopeless late ones are pruned (step 11), the others
     /// searched (step 12) until one fails high (step 13); the result goes to the table (step 14).
     #[inline(always)]
-    fn move_loop(&mut self, n: &mut Node, moves: MoveList) -> i32 {
+    fn move_loop(&mut self, n: &mut Node, moves: &mut MoveList) -> i32 {
         let prev = self.moves_played[n.ply - 1];
         let ctx = self.cont_context(n.ply);
         let hints = Hints {
@@ -969,7 +969,7 @@ impl Worker<'_> {
             (stand_pat, raw_eval)
         };
         let mut best = stand_pat;
-        let mut picker = MovePicker::noisy(moves, hit.map_or(0, |h| h.mv));
+        let mut picker = MovePicker::noisy(&mut moves, hit.map_or(0, |h| h.mv));
         let orig_alpha = alpha;
         let mut best_move = None;
         while let Some((mv, _)) = picker.next_move() {

@@ -25,8 +25,9 @@ pub fn is_noisy(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-pub struct MovePicker {
-    moves: MoveList,
+/// Orders a node's move list in place (it borrows the list, so no per-node copy is made).
+pub struct MovePicker<'m> {
+    moves: &'m mut MoveList,
     scores: [i32; 256],
     next: usize,
 }
@@ -44,9 +45,9 @@ pub struct Hints<'a> {
     pub capture_history: bool,
 }
 
-impl MovePicker {
+impl<'m> MovePicker<'m> {
     /// Scores every move of `moves` for the main search.
-    pub fn new(pos: &Chess, moves: MoveList, hints: &Hints) -> MovePicker {
+    pub fn new(pos: &Chess, moves: &'m mut MoveList, hints: &Hints) -> MovePicker<'m> {
         let Hints { tt_move, killers, counter, history, ctx, capture_history } = *hints;
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
@@ -75,7 +76,7 @@ impl MovePicker {
     }
 
     /// Noisy moves only (quiescence), by MVV-LVA.
-    pub fn noisy(moves: MoveList, tt_move: u16) -> MovePicker {
+    pub fn noisy(moves: &'m mut MoveList, tt_move: u16) -> MovePicker<'m> {
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if encode(m) == tt_move && tt_move != 0 { ORDER_TT_MOVE } else { mvv_lva(m) };
