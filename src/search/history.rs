@@ -101,23 +101,18 @@ impl History {
     }
 
     /// Rewards the quiet move that caused a cutoff and punishes the quiets tried before it.
-    #[allow(clippy::too_many_arguments)]
-    pub fn update(
-        &mut self,
-        side: Color,
-        best: Move,
-        tried: &[Move],
-        bonus: i32,
-        ply: usize,
-        prev: Option<Move>,
-        ctx: &ContContext,
-    ) {
+    pub fn update_quiets(&mut self, side: Color, best: Move, tried: &[Move], bonus: i32, ctx: &ContContext) {
         self.adjust(side, best, bonus, ctx);
         for &m in tried {
             if m != best {
                 self.adjust(side, m, -bonus, ctx);
             }
         }
+    }
+
+    /// Makes the quiet move that caused a cutoff at `ply` the first killer there and the counter
+    /// move to `prev`, the move before it.
+    pub fn update_refutations(&mut self, best: Move, ply: usize, prev: Option<Move>) {
         let code = encode(best);
         if self.killers[ply][0] != code {
             self.killers[ply][1] = self.killers[ply][0];

@@ -3,16 +3,12 @@
 //! class by MVV-LVA plus a fraction of their capture history. Moves are picked lazily by selection.
 
 use super::history::{ContContext, History};
-use super::parameters::CAPTURE_HISTORY_ORDER_DIVISOR;
+use super::parameters::{
+    CAPTURE_HISTORY_ORDER_DIVISOR, MVV_LVA_VICTIM_SCALE, ORDER_BAD_NOISY, ORDER_COUNTER, ORDER_GOOD_NOISY,
+    ORDER_KILLER_1, ORDER_KILLER_2, ORDER_TT_MOVE,
+};
 use super::see::{see_ge, value};
 use shakmaty::{Chess, Move, MoveList, Position, Role};
-
-const TT_MOVE: i32 = 30_000_000;
-const GOOD_NOISY: i32 = 20_000_000;
-const KILLER_1: i32 = 10_000_002;
-const KILLER_2: i32 = 10_000_001;
-const COUNTER: i32 = 10_000_000;
-const BAD_NOISY: i32 = -20_000_000;
 
 /// A 16-bit move code: from | to << 6 | promotion << 12 (castling: king square to rook square).
 #[inline]
@@ -29,40 +25,49 @@ pub fn is_noisy(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
-pub struct MovePicker {
-    moves: MoveList,
+/// Orders a node's move list in place (it borrows the list, so no per-node copy is made).
+pub struct MovePicker<'m> {
+    moves: &'m mut MoveList,
     scores: [i32; 256],
     next: usize,
 }
 
-impl MovePicker {
+/// What a main-search node knows for ordering its moves.
+pub struct Hints<'a> {
+    /// The hash move's code (0: none).
+    pub tt_move: u16,
+    pub killers: [u16; 2],
+    /// The counter move to the previous move (0: none).
+    pub counter: u16,
+    pub history: &'a History,
+    pub ctx: &'a ContContext,
+    /// Order captures within their class by capture history too (generation 6).
+    pub capture_history: bool,
+}
+
+impl<'m> MovePicker<'m> {
     /// Scores every move of `moves` for the main search.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        pos: &Chess,
-        moves: MoveList,
-        tt_move: u16,
-        killers: [u16; 2],
-        counter: u16,
-        history: &History,
-        ctx: &ContContext,
-        captures: Option<&History>,
-    ) -> MovePicker {
+    pub fn new(pos: &Chess, moves: &'m mut MoveList, hints: &Hints) -> MovePicker<'m> {
+        let Hints { tt_move, killers, counter, history, ctx, capture_history } = *hints;
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
             let code = encode(m);
             scores[i] = if code == tt_move && tt_move != 0 {
-                TT_MOVE
+                ORDER_TT_MOVE
             } else if is_noisy(m) {
-                let mvv =
-                    mvv_lva(m) + captures.map_or(0, |h| h.capture_score(pos.turn(), m) / CAPTURE_HISTORY_ORDER_DIVISOR);
-                if see_ge(pos, m, 0) { GOOD_NOISY + mvv } else { BAD_NOISY + mvv }
+                let capture = if capture_history {
+                    history.capture_score(pos.turn(), m) / CAPTURE_HISTORY_ORDER_DIVISOR
+                } else {
+                    0
+                };
+                let mvv = mvv_lva(m) + capture;
+                if see_ge(pos, m, 0) { ORDER_GOOD_NOISY + mvv } else { ORDER_BAD_NOISY + mvv }
             } else if code == killers[0] {
-                KILLER_1
+                ORDER_KILLER_1
             } else if code == killers[1] {
-                KILLER_2
+                ORDER_KILLER_2
             } else if code == counter && counter != 0 {
-                COUNTER
+                ORDER_COUNTER
             } else {
                 history.quiet_score(pos.turn(), m, ctx)
             };
@@ -71,10 +76,10 @@ impl MovePicker {
     }
 
     /// Noisy moves only (quiescence), by MVV-LVA.
-    pub fn noisy(moves: MoveList, tt_move: u16) -> MovePicker {
+    pub fn noisy(moves: &'m mut MoveList, tt_move: u16) -> MovePicker<'m> {
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if encode(m) == tt_move && tt_move != 0 { TT_MOVE } else { mvv_lva(m) };
+            scores[i] = if encode(m) == tt_move && tt_move != 0 { ORDER_TT_MOVE } else { mvv_lva(m) };
         }
         MovePicker { moves, scores, next: 0 }
     }
@@ -111,11 +116,19 @@ impl MovePicker {
 pub fn mvv_lva(m: Move) -> i32 {
     let victim = if m.is_en_passant() { value(Role::Pawn) } else { m.capture().map_or(0, value) };
     let promo = m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
-    (victim + promo) * 16 - (m.role() as i32)
+    (victim + promo) * MVV_LVA_VICTIM_SCALE - (m.role() as i32)
 }
 
-/// True for ordering scores of captures that lost material by SEE.
+/// True for ordering scores of captures that lost material by SEE (halfway down to their class,
+/// far below every quiet move's history score).
 #[inline]
 pub fn is_bad_noisy_score(score: i32) -> bool {
-    score < BAD_NOISY / 2
+    score < ORDER_BAD_NOISY / 2
+}
+
+/// For a quiet move: true for the ordering scores of the killers and the counter move (and of the
+/// hash move, which is searched first and so never reduced): every score from `ORDER_COUNTER` up.
+#[inline]
+pub fn is_refutation_score(score: i32) -> bool {
+    score >= ORDER_COUNTER
 }

@@ -18,20 +18,21 @@ impl TimeManager {
     pub fn new(limits: &Limits, overhead: Duration) -> TimeManager {
         let start = Instant::now();
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+            let t = mt.saturating_sub(overhead).max(MIN_TIME_BUDGET);
             return TimeManager { start, soft: Some(t), hard: Some(t) };
         }
         if let Some(time) = limits.time {
-            let avail = time.saturating_sub(overhead).max(Duration::from_millis(1));
+            let avail = time.saturating_sub(overhead).max(MIN_TIME_BUDGET);
             let default_mtg =
                 if limits.generation >= super::Generation::V5 { FRONT_LOADED_MOVES_TO_GO } else { DEFAULT_MOVES_TO_GO };
             let mtg = limits.movestogo.unwrap_or(default_mtg).clamp(1, MAX_MOVES_TO_GO);
-            let share = avail / mtg + limits.inc * 3 / 4;
+            let share = avail / mtg + limits.inc * INCREMENT_PERCENT / 100;
             let cap = avail * MAX_TIME_FRACTION / 100;
-            let soft = share.min(cap).max(Duration::from_millis(1));
-            let hard = (soft * HARD_LIMIT_FACTOR).min(avail * 3 / 4).max(soft);
-            // With one move left before the control, the whole remainder (less overhead) is usable.
-            let hard = if limits.movestogo == Some(1) { hard.max(avail * 3 / 4) } else { hard };
+            let soft = share.min(cap).max(MIN_TIME_BUDGET);
+            let hard_max = avail * HARD_LIMIT_MAX_PERCENT / 100;
+            let hard = (soft * HARD_LIMIT_FACTOR).min(hard_max).max(soft);
+            // With one move left before the control, the hard limit may reach its cap at once.
+            let hard = if limits.movestogo == Some(1) { hard.max(hard_max) } else { hard };
             return TimeManager { start, soft: Some(soft), hard: Some(hard) };
         }
         TimeManager { start, soft: None, hard: None }
@@ -92,6 +93,13 @@ mod tests {
         assert_eq!(tm.hard.unwrap().as_millis(), 4 * 698);
         // An explicit movestogo is honoured the same way by every generation.
         assert_eq!(soft_ms(&limits(Generation::V5, Some(10))), soft_ms(&limits(Generation::V1, Some(10))));
+    }
+
+    #[test]
+    fn the_last_move_before_the_control_may_use_three_quarters_of_the_clock() {
+        // (10 000 ms - 30 ms) * 75 / 100, and 9 970 ms * 40 / 100 + 75 ms capped at 40 % for the soft limit.
+        let tm = TimeManager::new(&limits(Generation::V1, Some(1)), Duration::from_millis(30));
+        assert_eq!((tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis()), (3988, 7477));
     }
 
     #[test]

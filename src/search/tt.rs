@@ -1,6 +1,7 @@
 //! Transposition table: one 16-byte slot per entry, depth-preferred with ageing, shared by the
 //! search threads without locks.
 
+use super::parameters::{TT_REPLACE_OTHER_DEPTH_MARGIN, TT_REPLACE_SAME_DEPTH_MARGIN};
 use super::{MATE_BOUND, MAX_PLY};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -67,9 +68,10 @@ impl Entry {
     }
 }
 
-/// What a probe finds.
+/// What a probe finds and what a store records (mate scores counted from the root; the table keeps
+/// them relative to the node).
 #[derive(Copy, Clone, Debug)]
-pub struct Hit {
+pub struct Record {
     pub mv: u16,
     pub score: i32,
     pub eval: i32,
@@ -126,7 +128,7 @@ impl TranspositionTable {
         (check ^ data == key && data != 0).then(|| Entry::unpack(data))
     }
 
-    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Record> {
         let e = self.read(self.index(key), key)?;
         if e.flags & 3 == 0 {
             return None;
@@ -136,7 +138,7 @@ impl TranspositionTable {
             2 => Bound::Lower,
             _ => Bound::Exact,
         };
-        Some(Hit {
+        Some(Record {
             mv: e.mv,
             score: score_from_tt(e.score as i32, ply),
             eval: e.eval as i32,
@@ -145,8 +147,10 @@ impl TranspositionTable {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
+    /// Records what a search of the node `key` at `ply` found, unless the slot holds a deeper entry
+    /// of this search that is worth more (the replacement margins are in `parameters.rs`).
+    pub fn store(&self, key: u64, ply: usize, record: Record) {
+        let Record { mv, score, eval, depth, bound } = record;
         let generation = self.generation.load(Ordering::Relaxed);
         let idx = self.index(key);
         let slot = &self.slots[idx];
@@ -154,10 +158,18 @@ impl TranspositionTable {
         let old = Entry::unpack(old_data);
         let same = self.read(idx, key).is_some();
         let old_gen = old.flags >> 2;
-        if !same && old_gen == generation && (old.depth as i32) > depth + 3 && bound != Bound::Exact {
+        if !same
+            && old_gen == generation
+            && (old.depth as i32) > depth + TT_REPLACE_OTHER_DEPTH_MARGIN
+            && bound != Bound::Exact
+        {
             return;
         }
-        if same && bound != Bound::Exact && (old.depth as i32) > depth + 2 && old_gen == generation {
+        if same
+            && bound != Bound::Exact
+            && (old.depth as i32) > depth + TT_REPLACE_SAME_DEPTH_MARGIN
+            && old_gen == generation
+        {
             return;
         }
         let keep_move = same && mv == 0;
@@ -220,15 +232,15 @@ mod tests {
         for (score, eval, depth, bound) in
             [(-1234, -29_999, 0, Bound::Upper), (MATE - 7, 0, 13, Bound::Lower), (417, 30_000, 255, Bound::Exact)]
         {
-            tt.store(key, 0x0ABC, score, eval, depth, bound, 3);
+            tt.store(key, 3, Record { mv: 0x0ABC, score, eval, depth, bound });
             let h = tt.probe(key, 3).expect("hit");
             assert_eq!((h.mv, h.score, h.eval, h.depth, h.bound), (0x0ABC, score, eval, depth, bound));
         }
         // A deep entry of this search is not replaced by a shallow bound of the same position.
-        tt.store(key, 0x0DEF, 5, 5, 3, Bound::Lower, 3);
+        tt.store(key, 3, Record { mv: 0x0DEF, score: 5, eval: 5, depth: 3, bound: Bound::Lower });
         assert_eq!(tt.probe(key, 3).unwrap().depth, 255);
         // A mate score is stored relative to the node, so it reads back shifted at another ply.
-        tt.store(key ^ 2, 0, MATE - 7, 0, 1, Bound::Exact, 3);
+        tt.store(key ^ 2, 3, Record { mv: 0, score: MATE - 7, eval: 0, depth: 1, bound: Bound::Exact });
         assert_eq!(tt.probe(key ^ 2, 5).unwrap().score, MATE - 9);
         assert!(tt.probe(key ^ 1, 3).is_none());
     }
@@ -238,7 +250,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let (a, b) = (0x1111_0000_0000_0001u64, 0x1111_0000_0000_0003u64);
         assert_eq!(tt.index(a), tt.index(b), "both keys must share a slot for this test");
-        tt.store(a, 1, 10, 10, 5, Bound::Exact, 0);
+        tt.store(a, 0, Record { mv: 1, score: 10, eval: 10, depth: 5, bound: Bound::Exact });
         let slot = &tt.slots[tt.index(a)];
         // Writer B got its data in but not its check word: neither key may match.
         let torn = Entry { mv: 2, score: 99, eval: 99, depth: 9, flags: 3 }.pack();
@@ -251,7 +263,11 @@ mod tests {
     fn clear_empties_and_hashfull_counts_this_search() {
         let mut tt = TranspositionTable::new(1);
         for k in 0..20_000u64 {
-            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, 0, 0, 0, 1, Bound::Exact, 0);
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+                0,
+                Record { mv: 0, score: 0, eval: 0, depth: 1, bound: Bound::Exact },
+            );
         }
         assert!(tt.hashfull() > 0);
         tt.new_search();
