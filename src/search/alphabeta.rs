@@ -117,8 +117,9 @@ pub(super) fn run(
         && limits.movetime.is_none()
         && limits.time.is_none()
         && !limits.infinite;
-    let mate_depth = limits.mate.filter(|_| only_mate).map(|m| 2 * m as i32 + 4);
-    let max_depth = limits.depth.or(mate_depth).unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
+    let mate_depth = limits.mate.filter(|_| only_mate).map(|m| 2 * m as i32 + GO_MATE_EXTRA_PLIES);
+    let deepest = MAX_PLY as i32 - MAX_ITERATION_MARGIN;
+    let max_depth = limits.depth.or(mate_depth).unwrap_or(deepest).clamp(1, deepest);
 
     // Lazy SMP: helper threads search the same root without limits of their own, sharing only the
     // transposition table, until the main thread is done. Node-limited searches (every weak,

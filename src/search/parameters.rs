@@ -135,8 +135,8 @@ pub const HISTORY_BONUS_V6_MAX: i32 = 2_400;
 
 /// Capture history (generation 6): entries saturate at HISTORY_MAX like the quiet tables; within
 /// the good and bad capture classes the ordering adds entry / CAPTURE_HISTORY_ORDER_DIVISOR to
-/// MVV-LVA (at most 2048, less than one victim step of MVV-LVA, so a capture history only breaks
-/// near-ties).
+/// MVV-LVA (at most 2048: more than some victim steps of MVV-LVA, e.g. knight to bishop, so it
+/// can reorder captures of nearly equal victims).
 pub const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 8;
 
 /// Correction history (generation 6): per side to move and pawn-structure hash, a running average
@@ -191,6 +191,10 @@ pub const INCREMENT_PERCENT: u32 = 75;
 pub const MAX_TIME_FRACTION: u32 = 40;
 /// Time management: no budget (soft or hard, after the overhead) is shorter than this.
 pub const MIN_TIME_BUDGET: Duration = Duration::from_millis(1);
+/// `go mate N` alone searches to 2N plies plus this many (room for checks), not forever.
+pub const GO_MATE_EXTRA_PLIES: i32 = 4;
+/// The deepest iteration: this many plies below `MAX_PLY`, so extensions stay inside the stacks.
+pub const MAX_ITERATION_MARGIN: i32 = 4;
 /// Nodes between clock checks.
 pub const TIME_CHECK_INTERVAL: u64 = 1024;
 
