@@ -52,11 +52,11 @@ fn generation_5_searches_like_generation_4_at_fixed_depth() {
 }
 
 #[test]
-fn bad_generation_is_refused_with_usage() {
+fn bad_generation_is_refused_clearly() {
     for args in [&["--generation", "0"][..], &["--generation", "99"], &["--generation"], &["--generation", "x"]] {
         let (code, stdout, stderr) = bench(args);
         assert_eq!(code, 2, "{args:?}: {stdout}");
-        assert!(stderr.to_lowercase().contains("usage: sparring bench"), "{stderr}");
+        assert!(stderr.contains("'--generation <GENERATION>'") && stderr.contains("--help"), "{stderr}");
     }
 }
 
@@ -88,4 +88,11 @@ fn files_name_only_known_generations() {
     assert_eq!(Ladder::parse(&v2).unwrap().at(1000).generation, Generation::V2);
     let bad = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 9\n");
     assert!(Ladder::parse(&bad).is_err());
+}
+
+#[test]
+fn bench_help_exits_0_and_names_the_options() {
+    let (code, stdout, _) = bench(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Usage: sparring bench") && stdout.contains("--generation"), "{stdout}");
 }
