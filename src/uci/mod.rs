@@ -13,9 +13,8 @@ use crate::search::{Control, Info, Reporter};
 use crate::seed::fresh_match_seed;
 use crate::tablebase::Tablebases;
 use options::{Opt, Value};
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Move, Position};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -132,7 +131,7 @@ impl Engine {
         Engine {
             out,
             game: Game::new(Chess::default()),
-            root_fen: Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string(),
+            root_fen: crate::board::notation::fen(&Chess::default()),
             searchers: Arc::new(Mutex::new(Searchers::new(16))),
             job: None,
             options: options::all_options(),
@@ -485,7 +484,7 @@ pub fn parse_position(args: &[&str]) -> Result<(Chess, String, Vec<Move>), Strin
     let (root, fen_text, rest): (Chess, String, &[&str]) = match args.first() {
         Some(&"startpos") => {
             let c = Chess::default();
-            let f = Fen::from_position(&c, EnPassantMode::Legal).to_string();
+            let f = crate::board::notation::fen(&c);
             (c, f, &args[1..])
         }
         Some(&"fen") => {
@@ -510,7 +509,7 @@ pub fn parse_position(args: &[&str]) -> Result<(Chess, String, Vec<Move>), Strin
             for (i, tok) in rest[1..].iter().enumerate() {
                 let um: UciMove = tok.parse().map_err(|_| format!("move {} '{tok}' is not a UCI move", i + 1))?;
                 let m = um.to_move(&pos).map_err(|_| {
-                    format!("move {} '{tok}' is illegal in {}", i + 1, Fen::from_position(&pos, EnPassantMode::Legal))
+                    format!("move {} '{tok}' is illegal in {}", i + 1, crate::board::notation::fen(&pos))
                 })?;
                 pos.play_unchecked(m);
                 moves.push(m);
