@@ -381,3 +381,39 @@ fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
         (None, y) => y,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{notation, parse_fen};
+
+    fn line(pos: &Chess, moves: &[&str]) -> Vec<Move> {
+        let mut p = pos.clone();
+        moves
+            .iter()
+            .map(|t| {
+                let m = notation::parse_uci(&p, t).unwrap();
+                p.play_unchecked(m);
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_mate_is_reported_only_with_its_mating_line() {
+        let pos = parse_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let mate1 = score::mate_in(1);
+        assert_eq!(honest_score(&pos, mate1, &line(&pos, &["d1d8"])), mate1);
+        // The right first move but a claim of a longer mate, or a line that does not mate.
+        assert_eq!(honest_score(&pos, score::mate_in(3), &line(&pos, &["d1d8"])), score::MATE_AS_CP);
+        assert_eq!(honest_score(&pos, mate1, &line(&pos, &["d1d7"])), score::MATE_AS_CP);
+        assert_eq!(honest_score(&pos, mate1, &[]), score::MATE_AS_CP);
+        // Being mated: the line must end with the side to move mated.
+        let lost = parse_fen("6k1/8/8/8/8/8/rr6/7K w - - 0 1").unwrap();
+        let mated = score::mated_in(2);
+        assert_eq!(honest_score(&lost, mated, &line(&lost, &["h1g1", "b2b1"])), mated);
+        assert_eq!(honest_score(&lost, mated, &line(&lost, &["h1g1"])), -score::MATE_AS_CP);
+        // Ordinary scores pass unchanged.
+        assert_eq!(honest_score(&pos, 123, &[]), 123);
+    }
+}

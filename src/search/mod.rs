@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tt::TranspositionTable;
 
-pub use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
+use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
 
 /// Which version of the search runs. Every node-budgeted setting (the ladder, the weak profiles)
 /// and every measuring instrument (the human-likeness and estimator oracles) was calibrated on one

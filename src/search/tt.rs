@@ -222,7 +222,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn store_then_probe_round_trips_every_field() {

@@ -1,7 +1,7 @@
 //! PGN handling (FEN starts, comments, variations, a malformed game reported and skipped), the
 //! command line end to end, the UCI oracle against the project's own binary, and the shared data.
 
-use sparring::search::MATE;
+use sparring::score::MATE;
 use sparring::tools::estimate::pgn::read_games;
 use sparring::tools::oracle::{Budget, Oracle, UciOracle, parse_info_score};
 use std::process::Command;

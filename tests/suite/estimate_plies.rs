@@ -1,7 +1,7 @@
 //! cpLoss and eligibility: the pure verdict on hand-made numbers, and the internal oracle on
 //! hand-made positions (forced move, mate, decided position, ordinary move).
 
-use sparring::search::MATE;
+use sparring::score::MATE;
 use sparring::tools::estimate::analyse::{EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply};
 use sparring::tools::estimate::model::{StrengthModel, scaled_error};
 use sparring::tools::estimate::pgn::{PgnGame, read_games};
@@ -88,7 +88,7 @@ fn internal_oracle_mate_position() {
     for mv in ["Ra8#", "Kf1"] {
         let a = analyse(&format!("[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]\n\n1. {mv} *\n"), 4);
         let p = &a.plies[0];
-        assert!(p.value.unwrap() > sparring::search::MATE_BOUND, "{p:?}");
+        assert!(p.value.unwrap() > sparring::score::MATE_BOUND, "{p:?}");
         assert_eq!(p.excluded, Some(Exclusion::Mate), "{p:?}");
         assert_eq!(p.best.as_deref(), Some("a1a8"));
     }

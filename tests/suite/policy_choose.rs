@@ -4,7 +4,8 @@
 use rand_chacha::ChaCha20Rng;
 use shakmaty::{Chess, Color, Move, Position};
 use sparring::policy::{ChoiceKind, ChoiceSettings, choose, random_choice, random_move};
-use sparring::search::{MATE, MATE_BOUND, RootMove};
+use sparring::score::{MATE, MATE_BOUND};
+use sparring::search::RootMove;
 use sparring::seed::{decision_rng, tags};
 
 fn moves() -> Vec<Move> {

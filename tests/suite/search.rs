@@ -3,7 +3,8 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position};
 use sparring::board::{Game, parse_fen};
-use sparring::search::{Limits, MATE_BOUND, Searcher, mate_moves};
+use sparring::score::{MATE_BOUND, mate_moves};
+use sparring::search::{Limits, Searcher};
 use sparring::uci::parse_position;
 
 fn game(position_args: &str) -> Game {

@@ -85,7 +85,7 @@ fn helpers_add_nodes_and_agree_on_a_forced_mate() {
         };
         let r = s.search(&game, &limits.clone().into(), &Control::default(), &mut Silent);
         assert_eq!(r.best.map(|m| m.to_uci(CastlingMode::Standard).to_string()), Some("d5f6".into()));
-        assert_eq!(sparring::search::mate_moves(r.score), Some(2), "threads {threads}: score {}", r.score);
+        assert_eq!(sparring::score::mate_moves(r.score), Some(2), "threads {threads}: score {}", r.score);
         totals.push(r.nodes);
     }
     assert!(totals.iter().all(|&n| n > 0), "{totals:?}");

@@ -253,3 +253,95 @@ fn weak_moves_are_legal_and_the_last_pv_starts_with_them() {
     e.send("go wtime 1000 btime 1000");
     assert_eq!(e.bestmove(T).0, "h1g2");
 }
+
+/// Plays the PV of an `info` line from `position`; true when it ends in checkmate after exactly the
+/// plies its `score mate N` claims.
+fn pv_delivers_the_mate(position: &str, info: &str) -> bool {
+    use shakmaty::Position;
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "mate").expect("a mate score");
+    let n: i32 = words[at + 1].parse().unwrap();
+    let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap_or("").split_whitespace().collect();
+    let args: Vec<&str> = position.split_whitespace().collect();
+    let (root, _, moves) = sparring::uci::parse_position(&args).unwrap();
+    let mut pos = root;
+    for m in moves {
+        pos.play_unchecked(m);
+    }
+    for text in &pv {
+        let Ok(m) = sparring::board::notation::parse_uci(&pos, text) else { return false };
+        pos.play_unchecked(m);
+    }
+    let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+    pv.len() as i32 == plies && pos.is_checkmate()
+}
+
+#[test]
+fn a_reported_mate_comes_with_its_mating_line() {
+    // Weak settings playing out won endings (and defending them) announce mates from MultiPV
+    // searches whose lines are cut short; the engine of commit d3839eb claimed 15 mates its PV did
+    // not deliver in these games (e.g. `score mate 10` with 17 plies). Every claim must now show
+    // the mate; the rest are reported in centipawns.
+    let games = [
+        ("2400", 5, "8/8/8/3k4/8/8/8/R3K3 w - - 0 1"),
+        ("2400", 5, "2k5/8/8/8/8/8/8/4K2R w K - 0 1"),
+        ("1500", 9, "2k5/8/8/8/8/8/8/4K2R w K - 0 1"),
+    ];
+    let mut e = Uci::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    let mut claims = 0;
+    for (elo, seed, fen) in games {
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send(&format!("setoption name Seed value {seed}"));
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..40 {
+            let position = format!("fen {fen} moves {}", moves.join(" "));
+            e.send(&format!("position {position}"));
+            e.send("go wtime 60000 btime 60000");
+            let (mv, lines) = e.bestmove(T);
+            if mv == "0000" {
+                break;
+            }
+            let last = lines.iter().rev().find(|l| l.starts_with("info ") && l.contains(" pv ")).unwrap();
+            if last.contains(" score mate ") {
+                claims += 1;
+                assert!(pv_delivers_the_mate(&position, last), "UCI_Elo {elo} seed {seed} {position}: {last}");
+            }
+            moves.push(mv);
+        }
+    }
+    assert!(claims > 10, "only {claims} mate claims: the games no longer test the reports");
+    // Full strength claims a mate in 1 with its line.
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go depth 8");
+    let (_, lines) = e.bestmove(T);
+    let last = lines.iter().rev().find(|l| l.starts_with("info ") && l.contains(" pv ")).unwrap();
+    assert!(last.contains(" score mate 1 ") && last.ends_with(" pv d1d8"), "{last}");
+}
+
+#[test]
+fn a_weak_setting_reports_the_game_seed_at_its_first_go() {
+    // No ucinewgame: the GUI just sets the options and plays.
+    let mut e = Uci::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1300");
+    e.send("position startpos");
+    e.send("go wtime 10000 btime 10000");
+    let (_, lines) = e.bestmove(T);
+    let seeds: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string seed ")).collect();
+    assert_eq!(seeds.len(), 1, "{lines:?}");
+    let levels = lines.iter().filter(|l| l.contains("(ladder v")).count();
+    assert_eq!(levels, 1, "the level is reported once, as 1300: {lines:?}");
+    assert!(lines.iter().any(|l| l.contains("level 1300")), "{lines:?}");
+    // The second move of the same game repeats neither.
+    e.send("position startpos moves e2e4");
+    e.send("go wtime 10000 btime 10000");
+    let (_, lines) = e.bestmove(T);
+    assert!(lines.iter().all(|l| !l.starts_with("info string seed ") && !l.contains("(ladder v")), "{lines:?}");
+    // A new game reports its new seed.
+    e.send("ucinewgame");
+    e.send("isready");
+    let lines = e.wait_for(T, |l| l == "readyok");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("info string seed ")).count(), 1, "{lines:?}");
+}

@@ -1,6 +1,6 @@
 //! Score and bound conventions of tablebase results, and sharing across threads.
 
-use sparring::search::{MATE, MATE_BOUND, MAX_PLY, mate_moves};
+use sparring::score::{MATE, MATE_BOUND, MAX_PLY, mate_moves};
 use sparring::tablebase::{
     TB_CURSED_WIN, TB_WIN, TB_WIN_BOUND, Tablebases, TbBound, Wdl, is_tb_score, wdl_bound, wdl_to_score,
 };

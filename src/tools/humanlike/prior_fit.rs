@@ -128,7 +128,7 @@ fn decision(
         return None;
     }
     let best = root.iter().map(|r| r.score).max()?;
-    if best > crate::search::MATE_BOUND {
+    if best > crate::score::MATE_BOUND {
         return None; // the point plays the fastest mate, no choice to model
     }
     if root.iter().all(|r| crate::score::is_mated(r.score)) {
