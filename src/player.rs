@@ -348,12 +348,7 @@ impl Player {
                 search: result,
             };
         }
-        let bias = match (&self.setting, &glance) {
-            (Setting::Level(l), Some(g)) => {
-                l.prior.as_ref().map(|p| p.bonuses(pos, result.root_moves.iter().map(|r| r.mv), g))
-            }
-            _ => None,
-        };
+        let bias = self.choice_bias(game, &result.root_moves, glance.as_ref());
         let mut rng = seed::decision_rng_for(match_seed, pos, tags::CHOICE);
         let Choice { mv, kind, regret_cp, .. } =
             policy::choose_biased(&result.root_moves, &choice_settings, bias.as_deref(), &mut rng);
@@ -370,6 +365,28 @@ impl Player {
             kind,
             regret_cp,
             search: result.clone(),
+        }
+    }
+}
+
+impl Player {
+    /// The logit bonus of each root move in the Boltzmann choice (None = plain Boltzmann): the
+    /// human move prior's `Σ wᵢ·fᵢ` (with a glance) plus the human move model's
+    /// `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves.
+    pub fn choice_bias(&self, game: &Game, root: &[crate::search::RootMove], glance: Option<&Glance>) -> Option<Vec<f64>> {
+        let Setting::Level(l) = &self.setting else { return None };
+        let pos = game.pos();
+        let prior = match (&l.prior, glance) {
+            (Some(p), Some(g)) => Some(p.bonuses(pos, root.iter().map(|r| r.mv), g)),
+            _ => None,
+        };
+        let human = l.human.as_ref().map(|h| {
+            let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
+            h.model.log_probs(pos, game.last_move(), &moves, h.rating).into_iter().map(|x| h.beta * x).collect::<Vec<f64>>()
+        });
+        match (prior, human) {
+            (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| x + y).collect()),
+            (a, b) => a.or(b),
         }
     }
 }

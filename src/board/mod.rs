@@ -27,13 +27,15 @@ pub struct Game {
     key: u64,
     /// Keys of every earlier position of the game (oldest first), for repetition detection.
     keys: Vec<u64>,
+    /// The move that led to each remembered position (`None` for a null move), parallel to `keys`.
+    moves: Vec<Option<Move>>,
     undo: Vec<Undo>,
 }
 
 impl Game {
     pub fn new(pos: Chess) -> Game {
         let key = zobrist(&pos);
-        Game { pos, key, keys: Vec::with_capacity(256), undo: Vec::with_capacity(128) }
+        Game { pos, key, keys: Vec::with_capacity(256), moves: Vec::with_capacity(256), undo: Vec::with_capacity(128) }
     }
 
     /// A game that starts at `root` and then plays `moves` (all assumed legal).
@@ -79,8 +81,14 @@ impl Game {
         self.pos.play_unchecked(m);
         let key = update_key(old_key, &before, &self.pos, m);
         self.keys.push(old_key);
+        self.moves.push(Some(m));
         self.undo.push(Undo { pos: before, key: old_key });
         self.key = key;
+    }
+
+    /// The move that led to this position, if it is known (not after `new` or a null move).
+    pub fn last_move(&self) -> Option<Move> {
+        self.moves.last().copied().flatten()
     }
 
     /// Passes the move (null move). Must not be called in check.
@@ -94,6 +102,7 @@ impl Game {
         // A null move cannot fail: swap_turn only rejects positions in check.
         self.pos = before.clone().swap_turn().unwrap_or_else(|_| before.clone());
         self.keys.push(old_key);
+        self.moves.push(None);
         self.undo.push(Undo { pos: before, key: old_key });
         self.key = key;
     }
@@ -101,6 +110,7 @@ impl Game {
     pub fn unmake(&mut self) {
         if let Some(u) = self.undo.pop() {
             self.keys.pop();
+            self.moves.pop();
             self.pos = u.pos;
             self.key = u.key;
         }

@@ -28,6 +28,8 @@
 use crate::eval::{EvalConfig, Term};
 use crate::policy::ChoiceSettings;
 use crate::policy::prior::MovePrior;
+use crate::policy::human::HumanModel;
+use std::sync::Arc;
 use crate::search::Generation;
 use serde::Deserialize;
 
@@ -155,6 +157,11 @@ pub struct LadderPoint {
     /// added to the Boltzmann choice. Between points it is interpolated linearly (absent = zeros).
     #[serde(default)]
     pub prior: Option<Vec<f64>>,
+    /// Weight of the human move model in the choice: the Boltzmann logit of a move gains
+    /// `beta · ln P_human(move | position, elo)` (the ladder's `human_model`). Interpolated linearly
+    /// between points (absent = 0).
+    #[serde(default)]
+    pub beta: Option<f64>,
 }
 
 impl LadderPoint {
@@ -185,7 +192,28 @@ pub struct LevelSettings {
     pub deep: DeepLook,
     /// The human move prior of the Boltzmann choice (None = plain Boltzmann).
     pub prior: Option<MovePrior>,
+    /// The human move model in the choice (None = not used).
+    pub human: Option<HumanChoice>,
 }
+
+/// How a level uses the human move model: `beta · ln P_human(move | position, rating)` added to
+/// each move's Boltzmann logit.
+#[derive(Clone, Debug)]
+pub struct HumanChoice {
+    pub beta: f64,
+    /// The rating the model is asked about (the level's Elo).
+    pub rating: f64,
+    pub model: Arc<HumanModel>,
+}
+
+impl PartialEq for HumanChoice {
+    fn eq(&self, other: &Self) -> bool {
+        self.beta == other.beta && self.rating == other.rating && self.model.hash_hex() == other.model.hash_hex()
+    }
+}
+
+/// Largest `beta` a ladder file may give.
+pub const MAX_BETA: f64 = 4.0;
 
 impl LevelSettings {
     /// One line for `info string`.
@@ -211,6 +239,11 @@ impl LevelSettings {
         } else {
             String::new()
         } + if self.prior.is_some() { ", human move prior" } else { "" }
+            + &self
+                .human
+                .as_ref()
+                .map(|h| format!(", human model {} beta {:.3}", h.model.describe(), h.beta))
+                .unwrap_or_default()
     }
 }
 
@@ -225,6 +258,10 @@ pub struct Ladder {
     /// The search generation every point runs (absent = 1): the one the ladder was fitted on.
     #[serde(default)]
     pub search_generation: Option<u32>,
+    /// The version of the human move model the points' `beta` was fitted with (the built-in model
+    /// must be that version).
+    #[serde(default)]
+    pub human_model: Option<u32>,
     #[serde(rename = "point")]
     pub points: Vec<LadderPoint>,
     #[serde(skip)]
@@ -289,6 +326,15 @@ impl Ladder {
         {
             return Err(format!("search_generation {g} is unknown (1..={})", Generation::LATEST.number()));
         }
+        if let Some(v) = self.human_model {
+            let model = super::human_model::builtin()?;
+            if model.header.version != v {
+                return Err(format!(
+                    "human_model {v}: the built-in human model is version {}",
+                    model.header.version
+                ));
+            }
+        }
         let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
         if lambdas != 0 && lambdas != self.points.len() {
             return Err("lambda must be given on every point or on none".into());
@@ -315,6 +361,14 @@ impl Ladder {
             }
             if p.deep_p > 0.0 && p.deep_nodes <= p.nodes {
                 return Err(format!("point {}: deep_nodes must exceed nodes when deep_p > 0", p.elo));
+            }
+            if let Some(b) = p.beta {
+                if !(b.is_finite() && (0.0..=MAX_BETA).contains(&b)) {
+                    return Err(format!("point {}: beta {b} outside 0..={MAX_BETA}", p.elo));
+                }
+                if p.lambda.is_none() || self.human_model.is_none() {
+                    return Err(format!("point {}: beta needs lambda and the ladder's human_model", p.elo));
+                }
             }
             if let Some(w) = &p.prior {
                 MovePrior::from_slice(w).map_err(|e| format!("point {}: {e}", p.elo))?;
@@ -437,6 +491,19 @@ impl Ladder {
                 MovePrior::lerp(a.move_prior().as_ref(), b.move_prior().as_ref(), t)
             }
         };
+        let beta = match self.points.get(i + 1) {
+            None => a.beta.unwrap_or(0.0),
+            Some(b) => {
+                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
+                lerp(a.beta.unwrap_or(0.0), b.beta.unwrap_or(0.0), t)
+            }
+        };
+        // A ladder that names a model it cannot have is refused by `validate` at parse time, so
+        // here the model is there whenever a beta is.
+        let human = (beta > 0.0)
+            .then(|| super::human_model::builtin().ok())
+            .flatten()
+            .map(|model| HumanChoice { beta, rating: f64::from(elo), model });
         let school = School::for_elo(elo);
         LevelSettings {
             elo,
@@ -449,6 +516,7 @@ impl Ladder {
             generation: self.search_generation.and_then(Generation::from_number).unwrap_or_default(),
             deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
             prior: prior.filter(|p| !p.is_zero()),
+            human,
         }
     }
 }

@@ -126,6 +126,6 @@ impl Manifest {
         for (file, text) in builtin_files() {
             m.check_file(&file, text)?;
         }
-        Ok(())
+        super::human_model::check_manifest(&m, super::human_model::FILE, super::human_model::builtin_bytes())
     }
 }

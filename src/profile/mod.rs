@@ -4,11 +4,13 @@
 //! - [`profile`]: the frozen named profiles `strong`, `reduced`, `club`, `random` (SPEC 3).
 //! - [`ladder`]: the `UCI_Elo` ladder with its four schools (SPEC 5).
 //! - [`avatar`]: `.avt` style files (SPEC 6).
+//! - [`human_model`]: the frozen human move model file.
 //! - [`manifest`]: the blake3 manifest that freezes the profile and ladder files.
 //!
 //! Move choice itself lives in `crate::policy`.
 
 pub mod avatar;
+pub mod human_model;
 pub mod ladder;
 pub mod manifest;
 #[allow(clippy::module_inception)]

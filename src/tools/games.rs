@@ -41,6 +41,18 @@ impl GameRecord {
     }
 }
 
+/// FICS accounts that are computer programs, left out of every human target and of the human move
+/// model's training data: the engine accounts among the rated players of `fics-blitz-dev.pgn`
+/// (Rookie 57 game-sides at 2100-2400, Singularity 37 at 2700-2800, TogaRouter, GnuCheese, exeComp,
+/// umko and JadeiteMech, named after engines or with FICS's computer-account suffixes).
+pub const COMPUTER_ACCOUNTS: [&str; 7] =
+    ["Rookie", "Singularity", "TogaRouter", "GnuCheese", "exeComp", "umko", "JadeiteMech"];
+
+/// Is this player a known computer account ([`COMPUTER_ACCOUNTS`], exact name)?
+pub fn is_computer(name: &str) -> bool {
+    COMPUTER_ACCOUNTS.contains(&name)
+}
+
 struct Collector;
 
 struct Movetext {

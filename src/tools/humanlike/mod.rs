@@ -14,6 +14,8 @@
 
 pub mod engine;
 pub mod fit;
+pub mod model;
+pub mod model_fit;
 pub mod prior_fit;
 pub mod report;
 pub mod sample;
@@ -191,6 +193,11 @@ enum Cmd {
         #[arg(long, default_value_t = fit::VERIFY_SEED)]
         seed: u64,
     },
+    /// Train or evaluate the human move model (`src/policy/human/`).
+    Model {
+        #[command(subcommand)]
+        cmd: ModelCmd,
+    },
     /// A markdown report from measure CSVs (charts: bench/py.sh bench/plot.py humanlike CSV...).
     Report {
         /// CSV files written by `measure`.
@@ -198,6 +205,62 @@ enum Cmd {
         csv: Vec<PathBuf>,
         #[arg(long, default_value = "bench/results")]
         out_dir: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ModelCmd {
+    /// Train on the fit part of a PGN's rated games (validation part picks the pass); write the file.
+    Train {
+        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+        pgn: PathBuf,
+        #[arg(long, default_value = "profiles/human/model-v1.bin")]
+        out: PathBuf,
+        /// Version written into the file's header.
+        #[arg(long, default_value_t = 1)]
+        version: u32,
+        #[arg(long, default_value_t = 4)]
+        passes: usize,
+        #[arg(long, default_value_t = 0.05)]
+        rate: f64,
+        #[arg(long, default_value_t = 1e-6)]
+        l2: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads for feature extraction (the weights do not depend on it).
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+    },
+    /// Fit each ladder point's lambda, beta and slip rate with the model (bench positions, fit part).
+    Fit {
+        #[arg(long, default_value = "bench/humanlike/oracle.jsonl")]
+        oracle: PathBuf,
+        #[arg(long, default_value = "profiles/ladder.toml")]
+        ladder: PathBuf,
+        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+        pgn: PathBuf,
+        /// BAND:ELO pairs, e.g. 1000:1100 1200:1300.
+        #[arg(long, num_args = 1.., required = true)]
+        points: Vec<String>,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        #[arg(long, default_value = "bench/results/humanlike-model-fit.csv")]
+        csv_out: PathBuf,
+    },
+    /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
+    Eval {
+        #[arg(long, default_value = "profiles/human/model-v1.bin")]
+        model: PathBuf,
+        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+        pgn: PathBuf,
+        /// Oracle cache of the humanlike bench, for the best-move baseline.
+        #[arg(long)]
+        oracle: Option<PathBuf>,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Also write the report here.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -327,6 +390,26 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             let opts = stats::parse_options(&options)?;
             stats::cached_engine_moves(&fens, &engine, &opts, &go, jobs, Some(&cache))?;
             println!("{} answers in {}", fens.len(), cache.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model { cmd: ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs } } => {
+            if passes == 0 || !(rate > 0.0 && rate.is_finite()) || !(l2 >= 0.0 && l2.is_finite()) {
+                return Err("--passes must be >= 1, --rate > 0 and --l2 >= 0".into());
+            }
+            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1) };
+            model::run_train(&pgn, &out, version, &cfg)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model { cmd: ModelCmd::Fit { oracle, ladder, pgn, points, jobs, csv_out } } => {
+            model_fit::run(&oracle, &ladder, &pgn, &parse_points(&points)?, jobs.max(1), &csv_out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model { cmd: ModelCmd::Eval { model: path, pgn, oracle, jobs, out } } => {
+            let report = model::run_eval(&path, &pgn, oracle.as_deref(), jobs.max(1))?;
+            print!("{report}");
+            if let Some(o) = out {
+                std::fs::write(&o, &report).map_err(|e| format!("{}: {e}", o.display()))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Report { csv, out_dir } => {

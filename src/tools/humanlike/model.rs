@@ -1,0 +1,480 @@
+//! `sparring humanlike model train|eval`: trains and evaluates the human move model
+//! ([`crate::policy::human`]) on rated games.
+//!
+//! **Data.** Every move of every game in the PGN whose mover has a rating, is not a computer
+//! account ([`crate::tools::games::is_computer`]) and had a choice (≥ 2 legal moves). The games are
+//! split by their index in the file, so no game is in two parts: index mod 10 in 0..=6 is the fit
+//! part, 7 the validation part (it picks the pass and the penalty), 8 and 9 the test part, which
+//! only `eval` reads. The humanlike bench's positions come from the same file with the same game
+//! indices, so the same split holds there.
+//!
+//! **Training.** Maximum likelihood of the human's move under the softmax, with an L2 penalty,
+//! by AdaGrad over the fit part: passes in an order shuffled from a fixed seed, one position at a
+//! time, the gradient of a position summed before it is applied. Features are extracted in
+//! parallel but applied in a fixed order, so the weights (and the file's hash) do not depend on
+//! the number of jobs or the machine. After each pass the validation log-likelihood is measured
+//! and the best pass's weights are kept.
+
+use crate::board::notation::uci as uci_of;
+use crate::policy::human::{HumanModel, features};
+use crate::tools::games::{GameRecord, is_computer};
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use shakmaty::{Chess, Color, Move, Position};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Which part of the data a game belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    Fit,
+    Validation,
+    Test,
+}
+
+/// The part of the game with this index in its file.
+pub fn part_of(game: usize) -> Part {
+    match game % 10 {
+        0..=6 => Part::Fit,
+        7 => Part::Validation,
+        _ => Part::Test,
+    }
+}
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub passes: usize,
+    /// AdaGrad step.
+    pub rate: f64,
+    /// L2 penalty per weight and position touched.
+    pub l2: f64,
+    pub seed: u64,
+    pub jobs: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2 }
+    }
+}
+
+/// One position of a data set.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    /// Index of its first move in `move_starts`.
+    first: u32,
+    moves: u16,
+    human: u16,
+    rating: u16,
+    ply: u16,
+}
+
+/// Positions with their moves' features, stored flat.
+#[derive(Default)]
+pub struct Dataset {
+    samples: Vec<Sample>,
+    /// Start of each move's features in `feats` (one more entry than moves).
+    move_starts: Vec<u32>,
+    feats: Vec<u16>,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// Adds a position: the legal moves of `pos` in shakmaty's order, the one the human played.
+    pub fn push(&mut self, pos: &Chess, last: Option<Move>, human: Move, rating: u32, ply: u32) {
+        let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let Some(h) = moves.iter().position(|&m| m == human) else { return };
+        if self.move_starts.is_empty() {
+            self.move_starts.push(0);
+        }
+        let first = (self.move_starts.len() - 1) as u32;
+        let ctx = features::Context::new(pos, last);
+        let mut buf = Vec::with_capacity(features::MAX_ACTIVE);
+        for &m in &moves {
+            buf.clear();
+            ctx.features(m, &mut buf);
+            self.feats.extend(buf.iter().map(|&f| f as u16));
+            self.move_starts.push(self.feats.len() as u32);
+        }
+        self.samples.push(Sample {
+            first,
+            moves: moves.len() as u16,
+            human: h as u16,
+            rating: rating.min(u32::from(u16::MAX)) as u16,
+            ply: ply.min(u32::from(u16::MAX)) as u16,
+        });
+    }
+
+    fn append(&mut self, other: Dataset) {
+        if other.samples.is_empty() {
+            return;
+        }
+        if self.move_starts.is_empty() {
+            self.move_starts.push(0);
+        }
+        let move_base = (self.move_starts.len() - 1) as u32;
+        let feat_base = self.feats.len() as u32;
+        self.samples.extend(other.samples.iter().map(|s| Sample { first: s.first + move_base, ..*s }));
+        self.move_starts.extend(other.move_starts[1..].iter().map(|&x| x + feat_base));
+        self.feats.extend(other.feats);
+    }
+
+    fn moves_of(&self, s: &Sample) -> impl Iterator<Item = &[u16]> {
+        (s.first as usize..s.first as usize + s.moves as usize)
+            .map(|j| &self.feats[self.move_starts[j] as usize..self.move_starts[j + 1] as usize])
+    }
+}
+
+/// Every usable move of the games (see the module text) whose index passes `keep`, extracted with
+/// `jobs` threads; the order is the games' order whatever `jobs` is.
+pub fn dataset(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, jobs: usize) -> Dataset {
+    let chosen: Vec<usize> = (0..games.len()).filter(|&i| keep(i)).collect();
+    let chunk = chosen.len().div_ceil(jobs.max(1) * 8).max(1);
+    let parts: Vec<Dataset> = std::thread::scope(|scope| {
+        let pieces: Vec<&[usize]> = chosen.chunks(chunk).collect();
+        let mut out: Vec<Option<Dataset>> = (0..pieces.len()).map(|_| None).collect();
+        for group in pieces.chunks(jobs.max(1)).zip(out.chunks_mut(jobs.max(1))) {
+            let handles: Vec<_> = group
+                .0
+                .iter()
+                .map(|&ids| {
+                    scope.spawn(move || {
+                        let mut d = Dataset::default();
+                        for &gi in ids {
+                            add_game(&mut d, &games[gi]);
+                        }
+                        d
+                    })
+                })
+                .collect();
+            for (slot, h) in group.1.iter_mut().zip(handles) {
+                *slot = Some(h.join().expect("feature worker"));
+            }
+        }
+        out.into_iter().flatten().collect()
+    });
+    let mut all = Dataset::default();
+    for p in parts {
+        all.append(p);
+    }
+    all
+}
+
+fn add_game(d: &mut Dataset, g: &GameRecord) {
+    let mut pos = Chess::default();
+    let mut last = None;
+    for (ply, (&m, &n)) in g.moves.iter().zip(&g.legal_counts).enumerate() {
+        let color = pos.turn();
+        let name = if color == Color::White { &g.white } else { &g.black };
+        if n >= 2
+            && !is_computer(name)
+            && let Some(r) = g.rating(color)
+        {
+            d.push(&pos, last, m, r, ply as u32);
+        }
+        pos.play_unchecked(m);
+        last = Some(m);
+    }
+}
+
+/// Log-likelihood of the human move and whether it is the model's top move.
+fn score_sample(model: &HumanModel, d: &Dataset, s: &Sample, logits: &mut Vec<f64>) -> (f64, bool) {
+    let basis = model.basis(f64::from(s.rating));
+    logits.clear();
+    for f in d.moves_of(s) {
+        logits.push(logit16(model, f, &basis));
+    }
+    let lp = crate::policy::human::log_softmax(logits);
+    let h = s.human as usize;
+    // Ties count against the model: top-1 only when the human move is strictly the first maximum.
+    let top = (0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b });
+    (lp[h], top == h)
+}
+
+fn logit16(model: &HumanModel, active: &[u16], basis: &[(usize, f32); 2]) -> f64 {
+    let k = model.knots().len();
+    let w = model.weights();
+    let mut s = 0.0f32;
+    for &f in active {
+        let base = f as usize * k;
+        s += basis[0].1 * w[base + basis[0].0] + basis[1].1 * w[base + basis[1].0];
+    }
+    f64::from(s)
+}
+
+/// Per-band results of a model on a data set.
+#[derive(Clone, Debug, Default)]
+pub struct BandEval {
+    pub n: usize,
+    pub top1: usize,
+    pub loglik: f64,
+    pub uniform: f64,
+}
+
+/// Mean log-likelihood over a whole set.
+fn mean_loglik(model: &HumanModel, d: &Dataset) -> f64 {
+    let mut logits = Vec::new();
+    let total: f64 = d.samples.iter().map(|s| score_sample(model, d, s, &mut logits).0).sum();
+    total / d.len().max(1) as f64
+}
+
+/// Per 200-point band (of the mover's rating): positions, top-1 matches, summed log-likelihoods
+/// of the model and of the uniform choice, for positions at ply ≥ `min_ply`.
+pub fn evaluate(model: &HumanModel, d: &Dataset, min_ply: u32) -> BTreeMap<u32, BandEval> {
+    let mut out: BTreeMap<u32, BandEval> = BTreeMap::new();
+    let mut logits = Vec::new();
+    for s in d.samples.iter().filter(|s| u32::from(s.ply) >= min_ply) {
+        let (ll, top) = score_sample(model, d, s, &mut logits);
+        let e = out.entry(u32::from(s.rating) / 200 * 200).or_default();
+        e.n += 1;
+        e.top1 += usize::from(top);
+        e.loglik += ll;
+        e.uniform -= f64::from(s.moves).ln();
+    }
+    out
+}
+
+/// Trains a model on `fit`, keeping the pass that does best on `validation`.
+pub fn train(fit: &Dataset, validation: &Dataset, cfg: &TrainConfig, name: &str, version: u32) -> HumanModel {
+    let mut model = HumanModel::zeros(name, version);
+    let k = model.knots().len();
+    let n_w = model.weights().len();
+    let mut g2 = vec![1e-3f32; n_w];
+    let mut grad = vec![0.0f32; n_w];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut marked = vec![false; n_w];
+    let mut order: Vec<usize> = (0..fit.len()).collect();
+    let mut rng = ChaCha20Rng::seed_from_u64(cfg.seed);
+    let mut best: Option<(f64, HumanModel, usize)> = None;
+    let (rate, l2) = (cfg.rate as f32, cfg.l2 as f32);
+    let mut logits = Vec::new();
+    for pass in 1..=cfg.passes {
+        for i in (1..order.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        for &si in &order {
+            let s = &fit.samples[si];
+            let basis = model.basis(f64::from(s.rating));
+            logits.clear();
+            for f in fit.moves_of(s) {
+                logits.push(logit16(&model, f, &basis));
+            }
+            let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let z: f64 = logits.iter().map(|l| (l - top).exp()).sum();
+            for (j, f) in fit.moves_of(s).enumerate() {
+                let p = (logits[j] - top).exp() / z;
+                let g = (p - if j == s.human as usize { 1.0 } else { 0.0 }) as f32;
+                for &fi in f {
+                    for &(knot, phi) in &basis {
+                        if phi == 0.0 {
+                            continue;
+                        }
+                        let idx = fi as usize * k + knot;
+                        if !marked[idx] {
+                            marked[idx] = true;
+                            touched.push(idx);
+                        }
+                        grad[idx] += g * phi;
+                    }
+                }
+            }
+            let w = model.weights_mut();
+            for &idx in &touched {
+                let g = grad[idx] + l2 * w[idx];
+                g2[idx] += g * g;
+                w[idx] -= rate * g / g2[idx].sqrt();
+                grad[idx] = 0.0;
+                marked[idx] = false;
+            }
+            touched.clear();
+        }
+        // What the file will hold: the weights as stored (rounded), so the pass is judged on them.
+        let stored = HumanModel::from_bytes(&model.to_bytes()).expect("a model reads back");
+        let v = mean_loglik(&stored, validation);
+        eprintln!("model train: pass {pass}: validation log-likelihood {v:.4} per move ({} positions)", validation.len());
+        if best.as_ref().is_none_or(|b| v > b.0) {
+            best = Some((v, stored, pass));
+        }
+    }
+    let (v, mut m, pass) = best.expect("at least one pass");
+    let t = &mut m.header.training;
+    t.insert("pass_kept".into(), pass.to_string());
+    t.insert("validation_loglik".into(), format!("{v:.4}"));
+    t.insert("passes".into(), cfg.passes.to_string());
+    t.insert("rate".into(), cfg.rate.to_string());
+    t.insert("l2".into(), cfg.l2.to_string());
+    t.insert("seed".into(), cfg.seed.to_string());
+    t.insert("fit_positions".into(), fit.len().to_string());
+    HumanModel::from_bytes(&m.to_bytes()).expect("a model reads back")
+}
+
+/// The per-band table of [`evaluate`].
+pub fn table(rows: &BTreeMap<u32, BandEval>) -> String {
+    let mut s = String::from("band    n      top-1   loglik/move  uniform/move  gain/move\n");
+    let mut tot = BandEval::default();
+    for (band, e) in rows {
+        let n = e.n.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "{band:>4} {:>7}  {:6.2} %  {:10.4}  {:12.4}  {:9.4}",
+            e.n,
+            100.0 * e.top1 as f64 / n,
+            e.loglik / n,
+            e.uniform / n,
+            (e.loglik - e.uniform) / n
+        );
+        tot.n += e.n;
+        tot.top1 += e.top1;
+        tot.loglik += e.loglik;
+        tot.uniform += e.uniform;
+    }
+    let n = tot.n.max(1) as f64;
+    let _ = writeln!(
+        s,
+        " all {:>7}  {:6.2} %  {:10.4}  {:12.4}  {:9.4}",
+        tot.n,
+        100.0 * tot.top1 as f64 / n,
+        tot.loglik / n,
+        tot.uniform / n,
+        (tot.loglik - tot.uniform) / n
+    );
+    s
+}
+
+/// The human's move in the game at `ply` and the move before it, for positions given by game
+/// index (the bench's positions): `(position, last move, human move)`.
+pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Chess, Option<Move>, Move)> {
+    let g = games.get(game)?;
+    let mut pos = Chess::default();
+    for &m in g.moves.get(..ply as usize)? {
+        pos.play_unchecked(m);
+    }
+    let last = ply.checked_sub(1).and_then(|p| g.moves.get(p as usize).copied());
+    Some((pos, last, *g.moves.get(ply as usize)?))
+}
+
+/// `model train`: reads the games, trains, writes the model file and prints its hash and the
+/// validation table.
+pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Result<(), String> {
+    let t0 = std::time::Instant::now();
+    let games = crate::tools::games::read_games(pgn)?;
+    let fit = dataset(&games, |i| part_of(i) == Part::Fit, cfg.jobs);
+    let val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
+    eprintln!(
+        "model train: {} games, {} fit and {} validation positions, features in {:.0} s",
+        games.len(),
+        fit.len(),
+        val.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let mut model = train(&fit, &val, cfg, "human-model", version);
+    model.header.training.insert(
+        "data".into(),
+        format!("{} (games with index mod 10 in 0..=6; validation 7; test 8, 9)", pgn.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned())),
+    );
+    let model = HumanModel::from_bytes(&model.to_bytes()).map_err(|e| e.to_string())?;
+    let bytes = model.to_bytes();
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("validation part (ply >= 0):\n{}", table(&evaluate(&model, &val, 0)));
+    println!(
+        "wrote {} ({} bytes, blake3 {}) in {:.0} s",
+        out.display(),
+        bytes.len(),
+        model.hash_hex(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `model eval`: the test part's per-band table (all plies and ply ≥ 16), and with an oracle cache
+/// the comparison with the "search's best move" baseline on the bench's test-part positions.
+pub fn run_eval(model_path: &Path, pgn: &Path, oracle: Option<&Path>, jobs: usize) -> Result<String, String> {
+    let bytes = std::fs::read(model_path).map_err(|e| format!("{}: {e}", model_path.display()))?;
+    let model = HumanModel::from_bytes(&bytes).map_err(|e| format!("{}: {e}", model_path.display()))?;
+    let games = crate::tools::games::read_games(pgn)?;
+    let test = dataset(&games, |i| part_of(i) == Part::Test, jobs);
+    let mut report = format!("model {} on the test part of {} ({} positions)\n\n", model.describe(), pgn.display(), test.len());
+    let _ = writeln!(report, "all plies:\n{}", table(&evaluate(&model, &test, 0)));
+    let _ = writeln!(report, "ply >= 16 (the humanlike bench's positions start there):\n{}", table(&evaluate(&model, &test, 16)));
+    if let Some(o) = oracle {
+        report.push_str(&best_move_baseline(&model, &games, o)?);
+    }
+    Ok(report)
+}
+
+/// On the bench's eligible positions: the model's log-likelihood and top-1 against the baseline
+/// "the oracle's best move with probability q, the others uniform", q fitted per band on the
+/// fit-part positions (maximum likelihood: q = the fit part's best-move rate) and reported on the
+/// test part.
+fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -> Result<String, String> {
+    let all = super::types::load_oracle(oracle)?;
+    let eligible = super::stats::eligible(&all, None);
+    let mut q: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
+    for p in eligible.iter().filter(|p| part_of(p.pos.game) == Part::Fit) {
+        let e = q.entry(p.pos.band).or_default();
+        e.0 += f64::from(u8::from(p.moves.first().is_some_and(|m| m.uci == p.pos.human)));
+        e.1 += 1.0;
+    }
+    #[derive(Default)]
+    struct Row {
+        n: usize,
+        model_ll: f64,
+        model_top: usize,
+        base_ll: f64,
+        base_top: usize,
+        uniform_ll: f64,
+    }
+    let mut rows: BTreeMap<u32, Row> = BTreeMap::new();
+    for p in eligible.iter().filter(|p| part_of(p.pos.game) == Part::Test) {
+        let Some((pos, last, human)) = replay(games, p.pos.game, p.pos.ply) else { continue };
+        if uci_of(human) != p.pos.human {
+            return Err(format!("{}: game {} ply {} is not the PGN's position", oracle.display(), p.pos.game, p.pos.ply));
+        }
+        let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let Some(h) = moves.iter().position(|&m| m == human) else { continue };
+        let lp = model.log_probs(&pos, last, &moves, f64::from(p.pos.rating));
+        let top = (0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b });
+        let (hits, n) = q.get(&p.pos.band).copied().unwrap_or((1.0, 2.0));
+        let qb = ((hits + 0.5) / (n + 1.0)).clamp(1e-3, 1.0 - 1e-3);
+        let nm = moves.len() as f64;
+        let is_best = p.moves.first().is_some_and(|m| m.uci == p.pos.human);
+        let r = rows.entry(p.pos.band).or_default();
+        r.n += 1;
+        r.model_ll += lp[h];
+        r.model_top += usize::from(top == h);
+        r.base_ll += if is_best { qb.ln() } else { ((1.0 - qb) / (nm - 1.0)).ln() };
+        r.base_top += usize::from(is_best);
+        r.uniform_ll -= nm.ln();
+    }
+    let mut s = String::from(
+        "bench positions of the test part (eligible, ply >= 16), against the oracle's best move:\n\
+         band    n  model top-1  best-move top-1  model ll  best-move ll  uniform ll\n",
+    );
+    for (band, r) in &rows {
+        let n = r.n.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "{band:>4} {:>4}  {:9.1} %  {:13.1} %  {:8.3}  {:12.3}  {:10.3}",
+            r.n,
+            100.0 * r.model_top as f64 / n,
+            100.0 * r.base_top as f64 / n,
+            r.model_ll / n,
+            r.base_ll / n,
+            r.uniform_ll / n
+        );
+    }
+    Ok(s)
+}
