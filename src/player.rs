@@ -373,7 +373,12 @@ impl Player {
     /// The logit bonus of each root move in the Boltzmann choice (None = plain Boltzmann): the
     /// human move prior's `Σ wᵢ·fᵢ` (with a glance) plus the human move model's
     /// `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves.
-    pub fn choice_bias(&self, game: &Game, root: &[crate::search::RootMove], glance: Option<&Glance>) -> Option<Vec<f64>> {
+    pub fn choice_bias(
+        &self,
+        game: &Game,
+        root: &[crate::search::RootMove],
+        glance: Option<&Glance>,
+    ) -> Option<Vec<f64>> {
         let Setting::Level(l) = &self.setting else { return None };
         let pos = game.pos();
         let prior = match (&l.prior, glance) {
@@ -382,7 +387,11 @@ impl Player {
         };
         let human = l.human.as_ref().map(|h| {
             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
-            h.model.log_probs(pos, game.last_move(), &moves, h.rating).into_iter().map(|x| h.beta * x).collect::<Vec<f64>>()
+            h.model
+                .log_probs(pos, game.last_move(), &moves, h.rating)
+                .into_iter()
+                .map(|x| h.beta * x)
+                .collect::<Vec<f64>>()
         });
         match (prior, human) {
             (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| x + y).collect()),

@@ -27,11 +27,11 @@
 
 use crate::eval::{EvalConfig, Term};
 use crate::policy::ChoiceSettings;
-use crate::policy::prior::MovePrior;
 use crate::policy::human::HumanModel;
-use std::sync::Arc;
+use crate::policy::prior::MovePrior;
 use crate::search::Generation;
 use serde::Deserialize;
+use std::sync::Arc;
 
 use super::profile::{ProfileError, file_hash_hex};
 
@@ -329,10 +329,7 @@ impl Ladder {
         if let Some(v) = self.human_model {
             let model = super::human_model::builtin()?;
             if model.header.version != v {
-                return Err(format!(
-                    "human_model {v}: the built-in human model is version {}",
-                    model.header.version
-                ));
+                return Err(format!("human_model {v}: the built-in human model is version {}", model.header.version));
             }
         }
         let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
@@ -394,7 +391,11 @@ impl Ladder {
             if b.plateau_cp > a.plateau_cp {
                 return Err(at("plateau_cp must not increase"));
             }
-            if b.slip_p > a.slip_p {
+            // With the human move model the fit sets λ, β and the slip rate of a point jointly
+            // against its band's loss targets, so between two such points only the budget and the
+            // gate must be monotone.
+            let modelled = a.beta.is_some() && b.beta.is_some();
+            if b.slip_p > a.slip_p && !modelled {
                 return Err(at("slip_p must not increase"));
             }
             if b.slip_min_cp > a.slip_min_cp || b.slip_max_cp > a.slip_max_cp {
@@ -405,6 +406,7 @@ impl Ladder {
             if let (Some(x), Some(y)) = (a.lambda, b.lambda)
                 && y < x
                 && a.prior.is_some() == b.prior.is_some()
+                && !modelled
             {
                 return Err(at("lambda must not decrease"));
             }
@@ -500,10 +502,11 @@ impl Ladder {
         };
         // A ladder that names a model it cannot have is refused by `validate` at parse time, so
         // here the model is there whenever a beta is.
-        let human = (beta > 0.0)
-            .then(|| super::human_model::builtin().ok())
-            .flatten()
-            .map(|model| HumanChoice { beta, rating: f64::from(elo), model });
+        let human = (beta > 0.0).then(|| super::human_model::builtin().ok()).flatten().map(|model| HumanChoice {
+            beta,
+            rating: f64::from(elo),
+            model,
+        });
         let school = School::for_elo(elo);
         LevelSettings {
             elo,

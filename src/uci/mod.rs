@@ -94,6 +94,9 @@ struct Strength {
     game_seed: u64,
     avatar: Avatar,
     avatar_file: String,
+    /// A human move model loaded with `Human Model File` in place of the built-in one (None =
+    /// built-in).
+    human_model: Option<Arc<crate::policy::human::HumanModel>>,
     /// A strength option changed since the setting was last reported: GUIs send several
     /// (`UCI_LimitStrength` before `UCI_Elo`), so the setting is reported once they have settled,
     /// at the next `isready` or `go`.
@@ -105,10 +108,16 @@ struct Strength {
 impl Strength {
     fn player(&self) -> Player {
         let ladder = Ladder::builtin();
+        let with_model = |mut l: crate::profile::LevelSettings| {
+            if let (Some(h), Some(m)) = (&mut l.human, &self.human_model) {
+                h.model = m.clone();
+            }
+            Setting::Level(l)
+        };
         let setting = if self.limit_strength {
-            Setting::Level(ladder.at(self.elo))
+            with_model(ladder.at(self.elo))
         } else if self.skill < SKILL_MAX {
-            Setting::Level(ladder.at(ladder.elo_for_skill(self.skill)))
+            with_model(ladder.at(ladder.elo_for_skill(self.skill)))
         } else {
             Setting::Profile(Profile::builtin(&self.profile).unwrap_or_else(|| Player::strong().profile_owned()))
         };
@@ -150,6 +159,7 @@ impl Engine {
                 game_seed: fresh_match_seed(),
                 avatar: Avatar::neutral(),
                 avatar_file: String::new(),
+                human_model: None,
                 changed: false,
                 seed_reported: false,
             },
@@ -277,6 +287,7 @@ impl Engine {
                 self.new_game_seed();
             }
             ("Avatar File", Value::Str(path)) => self.set_avatar(&path),
+            ("Human Model File", Value::Str(path)) => self.set_human_model(&path),
             ("SyzygyProbeLimit", Value::Int(n)) => {
                 self.tb_probe_limit = n as usize;
                 if let Some(tb) = &self.tablebases {
@@ -335,6 +346,31 @@ impl Engine {
                 ));
             }
             Err(e) => self.out.info_string(&format!("Avatar File rejected: {e}; previous weights kept")),
+        }
+    }
+
+    /// Loads a human move model file in place of the built-in one; a file that cannot be read or
+    /// is not a valid model is refused with the reason and the model in use stays (the built-in
+    /// one unless another was loaded). Empty = the built-in model.
+    fn set_human_model(&mut self, path: &str) {
+        let path = path.trim();
+        if path.is_empty() {
+            self.strength.human_model = None;
+            self.strength.changed = true;
+            self.out.info_string("Human Model File: cleared; the built-in human model is used");
+            return;
+        }
+        match crate::profile::human_model::load(std::path::Path::new(path)) {
+            Ok(m) => {
+                self.out.info_string(&format!("Human Model File: loaded {path}: {}", m.describe()));
+                self.strength.human_model = Some(m);
+                self.strength.changed = true;
+            }
+            Err(e) => {
+                let kept =
+                    self.strength.human_model.as_ref().map_or("the built-in model".to_string(), |m| m.describe());
+                self.out.info_string(&format!("Human Model File rejected: {e}; {kept} stays in use"));
+            }
         }
     }
 

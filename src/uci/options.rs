@@ -94,6 +94,7 @@ pub fn all_options() -> Vec<Opt> {
         Opt { name: "Skill Level", kind: Kind::Spin { default: 20, min: 0, max: 20 } },
         Opt { name: "Seed", kind: Kind::Spin { default: 0, min: 0, max: crate::seed::MAX_SEED_OPTION as i64 } },
         Opt { name: "Avatar File", kind: Kind::Str { default: String::new() } },
+        Opt { name: "Human Model File", kind: Kind::Str { default: String::new() } },
     ]);
     v
 }

@@ -22,6 +22,7 @@ mod eval_terms;
 mod eval_tune;
 mod eval_values;
 mod golden_moves;
+mod human_model;
 mod humanlike_e2e;
 mod humanlike_stats;
 mod ladder_deep;

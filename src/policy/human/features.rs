@@ -300,7 +300,9 @@ impl<'a> Context<'a> {
         if self.in_check {
             push(15, ri * 2 + usize::from(m.is_capture()));
         }
-        if !m.is_castle() && pos.castles().has_color(us) && after.castles().castling_rights() != pos.castles().castling_rights()
+        if !m.is_castle()
+            && pos.castles().has_color(us)
+            && after.castles().castling_rights() != pos.castles().castling_rights()
         {
             let lost_ours = (pos.castles().castling_rights() & !after.castles().castling_rights())
                 & Bitboard::from_rank(us.backrank());

@@ -78,8 +78,7 @@ impl HumanModel {
             return Err("human model file: truncated header".into());
         }
         let (json, data) = rest.split_at(len);
-        let header: Header =
-            serde_json::from_slice(json).map_err(|e| format!("human model file: bad header: {e}"))?;
+        let header: Header = serde_json::from_slice(json).map_err(|e| format!("human model file: bad header: {e}"))?;
         if header.feature_set != features::FEATURE_SET || header.features != features::COUNT {
             return Err(format!(
                 "human model {} v{}: feature set {} with {} features, this build has set {} with {}",

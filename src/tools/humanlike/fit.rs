@@ -306,6 +306,7 @@ pub fn check(
     out: &Path,
     moves_out: Option<&Path>,
     seed: u64,
+    history: Option<(&Path, bool)>,
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(ladder_file).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
     let ladder = crate::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
@@ -317,16 +318,34 @@ pub fn check(
     for v in sets.values_mut() {
         v.drain(..skip_first.min(v.len()));
     }
+    // With the games: computer accounts out, optionally only the model's test part, and each
+    // position replayed so the player knows the move that led to it.
+    let games = match history {
+        Some((pgn, test_only)) => {
+            let games = crate::tools::games::read_games(pgn)?;
+            for v in sets.values_mut() {
+                v.retain(|p| {
+                    let Some(g) = games.get(p.pos.game) else { return false };
+                    let name = if p.pos.ply % 2 == 0 { &g.white } else { &g.black };
+                    !crate::tools::games::is_computer(name)
+                        && (!test_only || super::model::part_of(p.pos.game) == super::model::Part::Test)
+                });
+            }
+            Some(games)
+        }
+        None => None,
+    };
+    let games = games.as_deref();
     sets.retain(|_, v| !v.is_empty());
     let mut moves = Vec::new();
     let report = if points.is_empty() {
-        verify_recording(&ladder, &sets, |band| band as i32 + 100, &mut moves, seed)
+        verify_recording(&ladder, &sets, |band| band as i32 + 100, &mut moves, seed, games)
     } else {
         let mut report = String::new();
         for &(band, elo) in points {
             let one: BTreeMap<u32, Vec<OraclePosition>> =
                 sets.get(&band).map(|v| (band, v.clone())).into_iter().collect();
-            let part = verify_recording(&ladder, &one, |_| elo, &mut moves, seed);
+            let part = verify_recording(&ladder, &one, |_| elo, &mut moves, seed, games);
             if report.is_empty() {
                 report = part;
             } else {
@@ -368,7 +387,7 @@ pub fn verify_at(
     sets: &BTreeMap<u32, Vec<OraclePosition>>,
     elo_of: impl Fn(u32) -> i32,
 ) -> String {
-    verify_recording(ladder, sets, elo_of, &mut Vec::new(), VERIFY_SEED)
+    verify_recording(ladder, sets, elo_of, &mut Vec::new(), VERIFY_SEED, None)
 }
 
 /// `verify_at`, also appending every chosen move to `moves`.
@@ -378,6 +397,7 @@ fn verify_recording(
     elo_of: impl Fn(u32) -> i32,
     moves: &mut Vec<CheckedMove>,
     seed: u64,
+    games: Option<&[crate::tools::games::GameRecord]>,
 ) -> String {
     let mut report = String::from(
         "band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,human_top_rate,top_rate,rate50,human_rate50,rate100,human_rate100,rate300,human_rate300,scaled,human_scaled\n",
@@ -392,10 +412,13 @@ fn verify_recording(
         let control = Control::default();
         let stats = super::stats::measure_with(positions, |p| {
             let chess = p.chess().expect("oracle positions are legal");
-            let mv = player
-                .decide_weak(&mut weak, &MoveRequest::new(&Game::new(chess), seed), &control)
-                .mv
-                .expect("a legal move");
+            let game = match games.and_then(|g| g.get(p.pos.game)) {
+                Some(g) if p.pos.ply as usize <= g.moves.len() => {
+                    Game::with_moves(shakmaty::Chess::default(), &g.moves[..p.pos.ply as usize])
+                }
+                _ => Game::new(chess),
+            };
+            let mv = player.decide_weak(&mut weak, &MoveRequest::new(&game, seed), &control).mv.expect("a legal move");
             moves.push(CheckedMove { fen: p.pos.fen.clone(), band: p.pos.band, game: p.pos.game, elo, mv: uci_of(mv) });
             mv
         });

@@ -192,6 +192,13 @@ enum Cmd {
         /// The players' match seed (their moves are drawn from it; 777 for the published tables).
         #[arg(long, default_value_t = fit::VERIFY_SEED)]
         seed: u64,
+        /// The PGN the positions come from: leaves out computer accounts' moves and replays each
+        /// position's game, so the player knows the last move (the human move model uses it).
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+        /// With --pgn: only the human move model's test part (games with index mod 10 in 8, 9).
+        #[arg(long, requires = "pgn")]
+        test_part: bool,
     },
     /// Train or evaluate the human move model (`src/policy/human/`).
     Model {
@@ -295,9 +302,10 @@ fn parse_points(points: &[String]) -> Result<Vec<(u32, i32)>, String> {
 
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
-        Cmd::Check { oracle, ladder, points, skip_first, out, moves_out, seed } => {
+        Cmd::Check { oracle, ladder, points, skip_first, out, moves_out, seed, pgn, test_part } => {
             let pairs = parse_points(&points)?;
-            fit::check(&oracle, &ladder, &pairs, skip_first, &out, moves_out.as_deref(), seed)?;
+            let history = pgn.as_deref().map(|p| (p, test_part));
+            fit::check(&oracle, &ladder, &pairs, skip_first, &out, moves_out.as_deref(), seed, history)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::PriorFit { oracle, ladder, points, l2, jobs, csv_out } => {

@@ -301,7 +301,10 @@ pub fn train(fit: &Dataset, validation: &Dataset, cfg: &TrainConfig, name: &str,
         // What the file will hold: the weights as stored (rounded), so the pass is judged on them.
         let stored = HumanModel::from_bytes(&model.to_bytes()).expect("a model reads back");
         let v = mean_loglik(&stored, validation);
-        eprintln!("model train: pass {pass}: validation log-likelihood {v:.4} per move ({} positions)", validation.len());
+        eprintln!(
+            "model train: pass {pass}: validation log-likelihood {v:.4} per move ({} positions)",
+            validation.len()
+        );
         if best.as_ref().is_none_or(|b| v > b.0) {
             best = Some((v, stored, pass));
         }
@@ -380,7 +383,10 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
     let mut model = train(&fit, &val, cfg, "human-model", version);
     model.header.training.insert(
         "data".into(),
-        format!("{} (games with index mod 10 in 0..=6; validation 7; test 8, 9)", pgn.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned())),
+        format!(
+            "{} (games with index mod 10 in 0..=6; validation 7; test 8, 9)",
+            pgn.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned())
+        ),
     );
     let model = HumanModel::from_bytes(&model.to_bytes()).map_err(|e| e.to_string())?;
     let bytes = model.to_bytes();
@@ -406,9 +412,14 @@ pub fn run_eval(model_path: &Path, pgn: &Path, oracle: Option<&Path>, jobs: usiz
     let model = HumanModel::from_bytes(&bytes).map_err(|e| format!("{}: {e}", model_path.display()))?;
     let games = crate::tools::games::read_games(pgn)?;
     let test = dataset(&games, |i| part_of(i) == Part::Test, jobs);
-    let mut report = format!("model {} on the test part of {} ({} positions)\n\n", model.describe(), pgn.display(), test.len());
+    let mut report =
+        format!("model {} on the test part of {} ({} positions)\n\n", model.describe(), pgn.display(), test.len());
     let _ = writeln!(report, "all plies:\n{}", table(&evaluate(&model, &test, 0)));
-    let _ = writeln!(report, "ply >= 16 (the humanlike bench's positions start there):\n{}", table(&evaluate(&model, &test, 16)));
+    let _ = writeln!(
+        report,
+        "ply >= 16 (the humanlike bench's positions start there):\n{}",
+        table(&evaluate(&model, &test, 16))
+    );
     if let Some(o) = oracle {
         report.push_str(&best_move_baseline(&model, &games, o)?);
     }
@@ -441,7 +452,12 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
     for p in eligible.iter().filter(|p| part_of(p.pos.game) == Part::Test) {
         let Some((pos, last, human)) = replay(games, p.pos.game, p.pos.ply) else { continue };
         if uci_of(human) != p.pos.human {
-            return Err(format!("{}: game {} ply {} is not the PGN's position", oracle.display(), p.pos.game, p.pos.ply));
+            return Err(format!(
+                "{}: game {} ply {} is not the PGN's position",
+                oracle.display(),
+                p.pos.game,
+                p.pos.ply
+            ));
         }
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         let Some(h) = moves.iter().position(|&m| m == human) else { continue };

@@ -28,9 +28,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Factors of the point's λ tried.
-pub const LAMBDA_FACTORS: [f64; 7] = [0.2, 0.3, 0.45, 0.65, 1.0, 1.5, 2.2];
+pub const LAMBDA_FACTORS: [f64; 9] = [0.1, 0.15, 0.2, 0.3, 0.45, 0.65, 1.0, 1.5, 2.2];
 /// β values tried.
-pub const BETAS: [f64; 9] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5];
+pub const BETAS: [f64; 11] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0];
 /// Factors of the point's slip rate tried.
 pub const SLIP_FACTORS: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 /// Seed of the searches' deeper-look draws.
@@ -162,8 +162,12 @@ fn decision(
 }
 
 fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
-    let logits: Vec<f64> =
-        d.delta.iter().zip(&d.logp).map(|(dl, lp)| dl.map_or(f64::NEG_INFINITY, |x| s.lambda * x + s.beta * lp)).collect();
+    let logits: Vec<f64> = d
+        .delta
+        .iter()
+        .zip(&d.logp)
+        .map(|(dl, lp)| dl.map_or(f64::NEG_INFINITY, |x| s.lambda * x + s.beta * lp))
+        .collect();
     let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let w: Vec<f64> = logits.iter().map(|l| if l.is_finite() { (l - top).exp() } else { 0.0 }).collect();
     let total: f64 = w.iter().sum();
@@ -239,8 +243,8 @@ pub fn fit_point(
         test.len(),
         t0.elapsed().as_secs_f64()
     );
-    if fit.len() < 200 || test.is_empty() {
-        return Err(format!("band {band}: only {} fit decisions (need 200) and {} test", fit.len(), test.len()));
+    if fit.len() < 100 || test.is_empty() {
+        return Err(format!("band {band}: only {} fit decisions (need 100) and {} test", fit.len(), test.len()));
     }
     let now = Setting3 { lambda: base_lambda, beta: 0.0, slip_p: base_slip };
     let mut rows = vec![
@@ -276,19 +280,31 @@ pub fn fit_point(
 }
 
 /// The command: fits every BAND:ELO pair, prints the ladder lines, writes a CSV.
-pub fn run(oracle: &Path, ladder_path: &Path, pgn: &Path, pairs: &[(u32, i32)], jobs: usize, csv_out: &Path) -> Result<(), String> {
+pub fn run(
+    oracle: &Path,
+    ladder_path: &Path,
+    pgn: &Path,
+    pairs: &[(u32, i32)],
+    jobs: usize,
+    csv_out: &Path,
+) -> Result<(), String> {
     let text = std::fs::read_to_string(ladder_path).map_err(|e| format!("{}: {e}", ladder_path.display()))?;
     let ladder = Ladder::parse(&text).map_err(|e| e.to_string())?;
     let games = crate::tools::games::read_games(pgn)?;
     let all = super::types::load_oracle(oracle)?;
     let eligible = super::stats::eligible(&all, None);
-    let mut csv = String::from("band,elo,model,set,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n");
+    let mut csv = String::from(
+        "band,elo,model,set,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n",
+    );
     let mut out = String::new();
     for &(band, elo) in pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
         let f = fit_point(&ladder, band, elo, &positions, &games, jobs)?;
         let mut part = String::new();
-        let _ = writeln!(part, "\nband {band} point {elo}:\n  model        set    lambda  beta   slip     n   mean  humans   error     KS   match");
+        let _ = writeln!(
+            part,
+            "\nband {band} point {elo}:\n  model        set    lambda  beta   slip     n   mean  humans   error     KS   match"
+        );
         for (label, set, s, e) in &f.rows {
             let _ = writeln!(
                 csv,
@@ -317,7 +333,11 @@ pub fn run(oracle: &Path, ladder_path: &Path, pgn: &Path, pairs: &[(u32, i32)], 
                 e.match_rate
             );
         }
-        let _ = writeln!(part, "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}", f.chosen.lambda, f.chosen.beta, f.chosen.slip_p);
+        let _ = writeln!(
+            part,
+            "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}",
+            f.chosen.lambda, f.chosen.beta, f.chosen.slip_p
+        );
         eprint!("{part}");
         out.push_str(&part);
         std::fs::write(csv_out, &csv).map_err(|e| format!("{}: {e}", csv_out.display()))?;

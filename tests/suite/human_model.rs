@@ -1,0 +1,212 @@
+//! The human move model: deterministic training, a planted preference recovered, bad model files
+//! refused with the built-in model kept, and seeded ladder moves that use the model.
+
+use crate::common::Uci;
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use shakmaty::{Chess, Move, Position, Role};
+use sparring::policy::human::HumanModel;
+use sparring::profile::Ladder;
+use sparring::tools::games::GameRecord;
+use sparring::tools::humanlike::model::{TrainConfig, dataset, train};
+use std::time::Duration;
+
+/// The planted rule: players rated 1000 play a knight move when they have one, players rated
+/// 2200 a pawn move; otherwise (and between rule moves) the game goes on at random.
+fn planted(pos: &Chess, rating: u32, rng: &mut ChaCha20Rng) -> Move {
+    let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+    let want = if rating < 1600 { Role::Knight } else { Role::Pawn };
+    let liked: Vec<Move> = moves.iter().copied().filter(|m| m.role() == want).collect();
+    let from = if liked.is_empty() { &moves } else { &liked };
+    from[(rng.next_u64() % from.len() as u64) as usize]
+}
+
+/// Synthetic rated games that follow the planted rule.
+fn games(n: usize, seed: u64) -> Vec<GameRecord> {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|i| {
+            let rating = if i % 2 == 0 { 1000 } else { 2200 };
+            let mut g = GameRecord {
+                white_elo: Some(rating),
+                black_elo: Some(rating),
+                white: format!("w{i}"),
+                black: format!("b{i}"),
+                ..Default::default()
+            };
+            let mut pos = Chess::default();
+            for _ in 0..40 {
+                if pos.is_game_over() {
+                    break;
+                }
+                let m = planted(&pos, rating, &mut rng);
+                g.legal_counts.push(pos.legal_moves().len() as u16);
+                g.moves.push(m);
+                pos.play_unchecked(m);
+            }
+            g
+        })
+        .collect()
+}
+
+fn cfg(jobs: usize) -> TrainConfig {
+    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs }
+}
+
+#[test]
+fn training_is_deterministic_whatever_the_jobs() {
+    let g = games(120, 1);
+    let (fit1, val1) = (dataset(&g, |i| i % 5 != 0, 1), dataset(&g, |i| i % 5 == 0, 1));
+    let (fit2, val2) = (dataset(&g, |i| i % 5 != 0, 2), dataset(&g, |i| i % 5 == 0, 2));
+    let a = train(&fit1, &val1, &cfg(1), "t", 1);
+    let b = train(&fit2, &val2, &cfg(2), "t", 1);
+    assert!(!a.hash_hex().is_empty());
+    assert_eq!(a.hash_hex(), b.hash_hex(), "same data, seed and order: same weights file");
+    let c = train(&fit1, &val1, &TrainConfig { seed: 8, ..cfg(1) }, "t", 1);
+    assert_ne!(a.hash_hex(), c.hash_hex(), "the seed orders the passes, so it shows in the weights");
+}
+
+#[test]
+fn a_planted_preference_is_recovered_and_bends_with_rating() {
+    let g = games(400, 2);
+    let model = train(&dataset(&g, |i| i % 5 != 0, 2), &dataset(&g, |i| i % 5 == 0, 2), &cfg(2), "t", 1);
+    // Fresh positions (another seed) with both a knight and a pawn move available.
+    let mut rng = ChaCha20Rng::seed_from_u64(99);
+    let (mut n, mut knight_low, mut pawn_high) = (0, 0, 0);
+    for _ in 0..60 {
+        let mut pos = Chess::default();
+        for _ in 0..(rng.next_u64() % 30) {
+            let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        if !moves.iter().any(|m| m.role() == Role::Knight) || !moves.iter().any(|m| m.role() == Role::Pawn) {
+            continue;
+        }
+        let top = |rating: f64| {
+            let lp = model.log_probs(&pos, None, &moves, rating);
+            moves[(0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b })].role()
+        };
+        n += 1;
+        knight_low += usize::from(top(1000.0) == Role::Knight);
+        pawn_high += usize::from(top(2200.0) == Role::Pawn);
+    }
+    assert!(n >= 30, "only {n} test positions");
+    assert!(knight_low * 10 >= n * 9, "rated 1000: knight move on top in {knight_low} of {n}");
+    assert!(pawn_high * 10 >= n * 9, "rated 2200: pawn move on top in {pawn_high} of {n}");
+}
+
+#[test]
+fn the_ladder_uses_the_built_in_model() {
+    let model = sparring::profile::human_model::builtin().expect("the built-in model loads and matches the manifest");
+    assert_eq!(model.header.name, sparring::profile::human_model::NAME);
+    let level = Ladder::builtin().at(1500);
+    let h = level.human.clone().expect("ladder points weight the human move model");
+    assert!(h.beta > 0.0 && h.rating == 1500.0);
+    assert_eq!(h.model.hash_hex(), model.hash_hex());
+    assert!(level.describe().contains("human model human-model v1"), "{}", level.describe());
+    // Corrupting any byte of the file is caught: the weights by the manifest hash, the header by
+    // the parser.
+    let mut bytes = sparring::profile::human_model::builtin_bytes().to_vec();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let m = sparring::profile::Manifest::builtin();
+    let e =
+        sparring::profile::human_model::check_manifest(&m, sparring::profile::human_model::FILE, &bytes).unwrap_err();
+    assert!(e.contains("changed without a new version"), "{e}");
+    assert!(HumanModel::from_bytes(&bytes[..100]).is_err());
+}
+
+fn play(uci: &mut Uci, position: &str) -> String {
+    uci.send(position);
+    uci.send("go nodes 5000");
+    uci.bestmove(Duration::from_secs(60)).0
+}
+
+#[test]
+fn bad_model_files_are_refused_and_the_built_in_model_stays() {
+    let dir = std::env::temp_dir().join(format!("sparring-hm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corrupt = dir.join("corrupt.bin");
+    std::fs::write(&corrupt, b"not a model at all").unwrap();
+    let truncated = dir.join("truncated.bin");
+    let bytes = sparring::profile::human_model::builtin_bytes();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+
+    let position = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
+    let mut reference = Uci::start();
+    for cmd in [
+        "uci",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1500",
+        "setoption name Seed value 4242",
+    ] {
+        reference.send(cmd);
+    }
+    reference.isready();
+    let expected = play(&mut reference, position);
+
+    let mut uci = Uci::start();
+    for cmd in [
+        "uci",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1500",
+        "setoption name Seed value 4242",
+    ] {
+        uci.send(cmd);
+    }
+    for (path, why) in [
+        (dir.join("missing.bin"), "human model file"),
+        (corrupt.clone(), "bad magic"),
+        (truncated.clone(), "weight bytes"),
+    ] {
+        uci.send(&format!("setoption name Human Model File value {}", path.display()));
+        let lines = uci.wait_for(Duration::from_secs(10), |l| l.contains("Human Model File"));
+        let last = lines.last().cloned().unwrap_or_default();
+        assert!(last.contains("rejected") && last.contains(why) && last.contains("built-in model stays"), "{last}");
+    }
+    uci.isready();
+    assert_eq!(play(&mut uci, position), expected, "after refused files the built-in model plays, as before");
+    // A valid file loads (the built-in one, copied) and plays the same moves.
+    let copy = dir.join("copy.bin");
+    std::fs::write(&copy, bytes).unwrap();
+    uci.send(&format!("setoption name Human Model File value {}", copy.display()));
+    let lines = uci.wait_for(Duration::from_secs(10), |l| l.contains("Human Model File"));
+    assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
+    uci.isready();
+    assert_eq!(play(&mut uci, position), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_moves_with_the_model_across_processes() {
+    let positions = [
+        "position startpos moves e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3",
+        "position startpos moves d2d4 d7d5 c2c4 e7e6 b1c3 g8f6 c1g5 f8e7 e2e3",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f6e4 d2d4",
+    ];
+    let run = |elo: i32| -> Vec<String> {
+        let mut uci = Uci::start();
+        for cmd in [
+            "uci".to_string(),
+            "setoption name UCI_LimitStrength value true".into(),
+            format!("setoption name UCI_Elo value {elo}"),
+            "setoption name Seed value 99".into(),
+        ] {
+            uci.send(&cmd);
+        }
+        uci.isready();
+        positions.iter().map(|p| play(&mut uci, p)).collect()
+    };
+    for elo in [1100, 1700] {
+        let (a, b) = (run(elo), run(elo));
+        assert_eq!(a, b, "UCI_Elo {elo}: two processes, same seed, same moves");
+        for (p, m) in positions.iter().zip(&a) {
+            assert!(crate::common::is_legal_after(p.trim_start_matches("position "), m), "{p}: {m}");
+        }
+    }
+}
