@@ -9,6 +9,8 @@
 #   bench/humanlike/data.tar.xz             human positions: positions.jsonl (sample), oracle.jsonl (depth-8
 #                                           oracle, ~50 min), moves/*.jsonl (Stockfish UCI_Elo answers, not
 #                                           reproducible; the ladder's answers, ladder_check.sh)
+#   bench/humanlike/maia-moves.tar.xz       humanlike/moves/maia-*.jsonl: Maia-1100..1900's answers (go nodes 1) on
+#                                           the human move model's test-part bench positions (vs_maia.py)
 #   bench/humanlike/selfplay.tar.xz         humanlike/selfplay/*.jsonl: the ladder's self-play positions, their
 #                                           oracle cache and Stockfish's answers on them (bench/ipr/run.sh, ~1 h)
 #   bench/results/selfplay/ladder-games.tar.xz  results/selfplay/ladder-*-vs-*.pgn: the ladder's self-play games
@@ -20,12 +22,13 @@ cd "$(dirname "$0")/.."
 # archive: member list (relative to the repository root)
 members() {
     case $1 in
-        bench/humanlike/data.tar.xz) ls bench/humanlike/positions.jsonl bench/humanlike/oracle.jsonl bench/humanlike/moves/*.jsonl ;;
+        bench/humanlike/data.tar.xz) ls bench/humanlike/positions.jsonl bench/humanlike/oracle.jsonl $(ls bench/humanlike/moves/*.jsonl | grep -v /maia-) ;;
+        bench/humanlike/maia-moves.tar.xz) ls bench/humanlike/moves/maia-*.jsonl ;;
         bench/humanlike/selfplay.tar.xz) ls bench/humanlike/selfplay/*.jsonl ;;
         bench/results/selfplay/ladder-games.tar.xz) ls bench/results/selfplay/ladder-*-vs-*.pgn ;;
     esac
 }
-ARCHIVES="bench/humanlike/data.tar.xz bench/humanlike/selfplay.tar.xz bench/results/selfplay/ladder-games.tar.xz"
+ARCHIVES="bench/humanlike/data.tar.xz bench/humanlike/maia-moves.tar.xz bench/humanlike/selfplay.tar.xz bench/results/selfplay/ladder-games.tar.xz"
 if [ "${1:-}" = pack ]; then
     for a in $ARCHIVES; do
         members "$a" | LC_ALL=C sort | tar -cf - --mtime=@0 --owner=0 --group=0 --numeric-owner -T - | xz -9 -T1 > "$a.tmp"

@@ -90,7 +90,9 @@ impl HumanModel {
                 features::COUNT
             ));
         }
-        if header.knots.is_empty() || header.knots.windows(2).any(|w| !(w[0] < w[1])) {
+        if header.knots.is_empty()
+            || header.knots.windows(2).any(|w| w[0].partial_cmp(&w[1]) != Some(std::cmp::Ordering::Less))
+        {
             return Err("human model file: knots must be increasing".into());
         }
         if !(header.scale.is_finite() && header.scale > 0.0) {

@@ -304,10 +304,9 @@ pub fn check(
     points: &[(u32, i32)],
     skip_first: usize,
     out: &Path,
-    moves_out: Option<&Path>,
-    seed: u64,
-    history: Option<(&Path, bool)>,
+    run: &CheckRun,
 ) -> Result<(), String> {
+    let CheckRun { moves_out, seed, history } = *run;
     let text = std::fs::read_to_string(ladder_file).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
     let ladder = crate::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", ladder_file.display()))?;
     let all: Vec<OraclePosition> = read_jsonl(oracle)?;
@@ -364,6 +363,15 @@ pub fn check(
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// How `check` runs: where the chosen moves go, the players' seed, and the games the positions come
+/// from (with whether to keep only the human move model's test part).
+#[derive(Clone, Copy)]
+pub struct CheckRun<'a> {
+    pub moves_out: Option<&'a Path>,
+    pub seed: u64,
+    pub history: Option<(&'a Path, bool)>,
 }
 
 /// One move a ladder point chose in `check` (`--moves-out`).

@@ -305,7 +305,8 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
         Cmd::Check { oracle, ladder, points, skip_first, out, moves_out, seed, pgn, test_part } => {
             let pairs = parse_points(&points)?;
             let history = pgn.as_deref().map(|p| (p, test_part));
-            fit::check(&oracle, &ladder, &pairs, skip_first, &out, moves_out.as_deref(), seed, history)?;
+            let run = fit::CheckRun { moves_out: moves_out.as_deref(), seed, history };
+            fit::check(&oracle, &ladder, &pairs, skip_first, &out, &run)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::PriorFit { oracle, ladder, points, l2, jobs, csv_out } => {
