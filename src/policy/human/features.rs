@@ -363,7 +363,7 @@ mod tests {
     fn families_add_up() {
         assert_eq!(COUNT, FAMILIES.iter().map(|f| f.1).sum::<usize>());
         assert_eq!(family_of(0), "piece_from_to");
-        assert_eq!(family_of(COUNT - 1), "castling_rights");
+        assert_eq!(family_of(COUNT - 1), "ignores_free");
     }
 
     #[test]
