@@ -6,7 +6,6 @@ use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use shakmaty::{Chess, Move, Position, Role};
 use sparring::policy::human::HumanModel;
-use sparring::profile::Ladder;
 use sparring::tools::games::GameRecord;
 use sparring::tools::humanlike::model::{TrainConfig, dataset, train};
 use std::time::Duration;
@@ -103,11 +102,6 @@ fn a_planted_preference_is_recovered_and_bends_with_rating() {
 fn the_ladder_uses_the_built_in_model() {
     let model = sparring::profile::human_model::builtin().expect("the built-in model loads and matches the manifest");
     assert_eq!(model.header.name, sparring::profile::human_model::NAME);
-    let level = Ladder::builtin().at(1500);
-    let h = level.human.clone().expect("ladder points weight the human move model");
-    assert!(h.beta > 0.0 && h.rating == 1500.0);
-    assert_eq!(h.model.hash_hex(), model.hash_hex());
-    assert!(level.describe().contains("human model human-model v1"), "{}", level.describe());
     // Corrupting any byte of the file is caught: the weights by the manifest hash, the header by
     // the parser.
     let mut bytes = sparring::profile::human_model::builtin_bytes().to_vec();
@@ -164,7 +158,9 @@ fn bad_model_files_are_refused_and_the_built_in_model_stays() {
         (truncated.clone(), "weight bytes"),
     ] {
         uci.send(&format!("setoption name Human Model File value {}", path.display()));
-        let lines = uci.wait_for(Duration::from_secs(10), |l| l.contains("Human Model File"));
+        let lines = uci.wait_for(Duration::from_secs(10), |l| {
+            l.contains("Human Model File rejected") || l.contains("Human Model File: loaded")
+        });
         let last = lines.last().cloned().unwrap_or_default();
         assert!(last.contains("rejected") && last.contains(why) && last.contains("built-in model stays"), "{last}");
     }
@@ -174,7 +170,9 @@ fn bad_model_files_are_refused_and_the_built_in_model_stays() {
     let copy = dir.join("copy.bin");
     std::fs::write(&copy, bytes).unwrap();
     uci.send(&format!("setoption name Human Model File value {}", copy.display()));
-    let lines = uci.wait_for(Duration::from_secs(10), |l| l.contains("Human Model File"));
+    let lines = uci.wait_for(Duration::from_secs(10), |l| {
+        l.contains("Human Model File rejected") || l.contains("Human Model File: loaded")
+    });
     assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
     uci.isready();
     assert_eq!(play(&mut uci, position), expected);

@@ -300,6 +300,7 @@ fn parse_points(points: &[String]) -> Result<Vec<(u32, i32)>, String> {
         .collect()
 }
 
+// Long: one match arm per subcommand, each a few lines.
 fn run(cmd: Cmd) -> Result<ExitCode, String> {
     match cmd {
         Cmd::Check { oracle, ladder, points, skip_first, out, moves_out, seed, pgn, test_part } => {

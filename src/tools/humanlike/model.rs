@@ -244,6 +244,7 @@ pub fn evaluate(model: &HumanModel, d: &Dataset, min_ply: u32) -> BTreeMap<u32, 
 }
 
 /// Trains a model on `fit`, keeping the pass that does best on `validation`.
+// Long: the AdaGrad loop with its per-position gradient buffer is one piece.
 pub fn train(fit: &Dataset, validation: &Dataset, cfg: &TrainConfig, name: &str, version: u32) -> HumanModel {
     let mut model = HumanModel::zeros(name, version);
     let k = model.knots().len();
