@@ -7,6 +7,7 @@
 
 use crate::board::Game;
 use crate::eval::EvalConfig;
+use crate::policy::human;
 use crate::policy::prior::Glance;
 use crate::policy::{self, Choice, ChoiceKind, ChoiceSettings};
 use crate::profile::{Avatar, LevelSettings, Profile};
@@ -348,7 +349,7 @@ impl Player {
                 search: result,
             };
         }
-        let bias = self.choice_bias(game, &result.root_moves, glance.as_ref());
+        let (choice_settings, bias) = self.choice_for(game, &result.root_moves, glance.as_ref(), choice_settings);
         let mut rng = seed::decision_rng_for(match_seed, pos, tags::CHOICE);
         let Choice { mv, kind, regret_cp, .. } =
             policy::choose_biased(&result.root_moves, &choice_settings, bias.as_deref(), &mut rng);
@@ -370,33 +371,46 @@ impl Player {
 }
 
 impl Player {
-    /// The logit bonus of each root move in the Boltzmann choice (None = plain Boltzmann): the
-    /// human move prior's `Σ wᵢ·fᵢ` (with a glance) plus the human move model's
-    /// `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves.
-    pub fn choice_bias(
+    /// The choice settings and the logit bonus of each root move in the Boltzmann choice (None =
+    /// plain Boltzmann): the human move prior's `Σ wᵢ·fᵢ` (with a glance) plus the human move
+    /// model's `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves.
+    /// In a decided position ([`human::decided`]) a level with the model leaves it out and
+    /// chooses with its `decided_lambda` instead: the model and its β were fitted on balanced
+    /// positions only.
+    pub fn choice_for(
         &self,
         game: &Game,
         root: &[crate::search::RootMove],
         glance: Option<&Glance>,
-    ) -> Option<Vec<f64>> {
-        let Setting::Level(l) = &self.setting else { return None };
+        mut choice: ChoiceSettings,
+    ) -> (ChoiceSettings, Option<Vec<f64>>) {
+        let Setting::Level(l) = &self.setting else { return (choice, None) };
         let pos = game.pos();
         let prior = match (&l.prior, glance) {
             (Some(p), Some(g)) => Some(p.bonuses(pos, root.iter().map(|r| r.mv), g)),
             _ => None,
         };
-        let human = l.human.as_ref().map(|h| {
+        let best = root.iter().map(|r| r.score).max().unwrap_or(0);
+        let human = l.human.as_ref().filter(|h| {
+            let decided = human::decided(best);
+            if decided {
+                choice.lambda = Some(h.decided_lambda);
+            }
+            !decided
+        });
+        let human = human.map(|h| {
             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
             h.model
-                .log_probs(pos, game.last_move(), &moves, h.rating)
+                .game_log_probs(game, &moves, h.rating)
                 .into_iter()
                 .map(|x| h.beta * x)
                 .collect::<Vec<f64>>()
         });
-        match (prior, human) {
+        let bias = match (prior, human) {
             (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| x + y).collect()),
             (a, b) => a.or(b),
-        }
+        };
+        (choice, bias)
     }
 }
 

@@ -88,7 +88,12 @@ impl Game {
 
     /// The move that led to this position, if it is known (not after `new` or a null move).
     pub fn last_move(&self) -> Option<Move> {
-        self.moves.last().copied().flatten()
+        self.moves_back(0)
+    }
+
+    /// The move `k` plies before the last one (`0` is the last move), if it is known.
+    pub fn moves_back(&self, k: usize) -> Option<Move> {
+        self.moves.len().checked_sub(k + 1).and_then(|i| self.moves[i])
     }
 
     /// Passes the move (null move). Must not be called in check.

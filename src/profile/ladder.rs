@@ -162,6 +162,11 @@ pub struct LadderPoint {
     /// between points (absent = 0).
     #[serde(default)]
     pub beta: Option<f64>,
+    /// λ of a point with the model in a decided position (best score beyond
+    /// ±[`crate::policy::human::DECIDED_CP`] or a mate), where the model is left out and the point
+    /// chooses by value alone (absent = `lambda`). Interpolated geometrically between points.
+    #[serde(default)]
+    pub decided_lambda: Option<f64>,
 }
 
 impl LadderPoint {
@@ -201,6 +206,8 @@ pub struct LevelSettings {
 #[derive(Clone, Debug)]
 pub struct HumanChoice {
     pub beta: f64,
+    /// λ in decided positions, where the model is left out ([`LadderPoint::decided_lambda`]).
+    pub decided_lambda: f64,
     /// The rating the model is asked about (the level's Elo).
     pub rating: f64,
     pub model: Arc<HumanModel>,
@@ -208,7 +215,10 @@ pub struct HumanChoice {
 
 impl PartialEq for HumanChoice {
     fn eq(&self, other: &Self) -> bool {
-        self.beta == other.beta && self.rating == other.rating && self.model.hash_hex() == other.model.hash_hex()
+        self.beta == other.beta
+            && self.decided_lambda == other.decided_lambda
+            && self.rating == other.rating
+            && self.model.hash_hex() == other.model.hash_hex()
     }
 }
 
@@ -367,6 +377,14 @@ impl Ladder {
                     return Err(format!("point {}: beta needs lambda and the ladder's human_model", p.elo));
                 }
             }
+            if let Some(d) = p.decided_lambda {
+                if !(d.is_finite() && d > 0.0) {
+                    return Err(format!("point {}: decided_lambda {d} must be a finite number > 0", p.elo));
+                }
+                if p.beta.is_none() {
+                    return Err(format!("point {}: decided_lambda needs beta (it is the model's fallback)", p.elo));
+                }
+            }
             if let Some(w) = &p.prior {
                 MovePrior::from_slice(w).map_err(|e| format!("point {}: {e}", p.elo))?;
                 if p.lambda.is_none() {
@@ -502,8 +520,14 @@ impl Ladder {
         };
         // A ladder that names a model it cannot have is refused by `validate` at parse time, so
         // here the model is there whenever a beta is.
+        let decided = |p: &LadderPoint| p.decided_lambda.or(p.lambda).unwrap_or(1.0);
+        let decided_lambda = match self.points.get(i + 1) {
+            None => decided(a),
+            Some(b) => geo(decided(a), decided(b), f64::from(elo - a.elo) / f64::from(b.elo - a.elo)),
+        };
         let human = (beta > 0.0).then(|| super::human_model::builtin().ok()).flatten().map(|model| HumanChoice {
             beta,
+            decided_lambda,
             rating: f64::from(elo),
             model,
         });

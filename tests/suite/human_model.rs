@@ -5,6 +5,7 @@ use crate::common::Uci;
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use shakmaty::{Chess, Move, Position, Role};
+use sparring::board::Game;
 use sparring::policy::human::HumanModel;
 use sparring::tools::games::GameRecord;
 use sparring::tools::humanlike::model::{TrainConfig, dataset, train};
@@ -74,19 +75,23 @@ fn a_planted_preference_is_recovered_and_bends_with_rating() {
     let (mut n, mut knight_low, mut pawn_high) = (0, 0, 0);
     for _ in 0..60 {
         let mut pos = Chess::default();
+        let mut played = Vec::new();
         for _ in 0..(rng.next_u64() % 30) {
             let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
             if moves.is_empty() {
                 break;
             }
-            pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+            played.push(m);
         }
+        let game = Game::with_moves(Chess::default(), &played);
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         if !moves.iter().any(|m| m.role() == Role::Knight) || !moves.iter().any(|m| m.role() == Role::Pawn) {
             continue;
         }
         let top = |rating: f64| {
-            let lp = model.log_probs(&pos, None, &moves, rating);
+            let lp = model.game_log_probs(&game, &moves, rating);
             moves[(0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b })].role()
         };
         n += 1;

@@ -25,9 +25,13 @@
 //! | `near_last` | 6·8 | king-move distance from the destination to the last move's destination |
 //! | `free_capture` | 6·2 | captures the most valuable piece that can be won (SEE ≥ 0) × SEE > 0 |
 //! | `ignores_free` | 6 | a move that is not such a capture while a piece can be won (SEE > 0), by victim |
+//! | `regret` | 9·5 | how much worse than the best the look ([`super::look`]) finds the move (9 bands) × how good the best is (5 bands) |
+//! | `rank` | 3·7 | game phase × the move's place in the look's order (1st … 10th and later) |
+//! | `again` | 6·2 | moves the piece our previous move moved × straight back to where it came from |
 //!
-//! The history used is the last move only (recapture, evade); without it (a FEN) those two
-//! families stay off. Changing any meaning here changes what a trained model means: bump
+//! The history used is the last two moves ([`History`]): the opponent's (recapture, evade,
+//! near_last) and ours before it (again); without them (a FEN) those families stay off, and
+//! without a look `regret` and `rank` do. Changing any meaning here changes what a trained model means: bump
 //! [`FEATURE_SET`], retrain, and ship a new model version.
 
 use crate::search::see::see_ge;
@@ -35,7 +39,7 @@ use shakmaty::attacks::attacks;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 /// Version of the feature definitions; a model file names the one it was trained with.
-pub const FEATURE_SET: u32 = 1;
+pub const FEATURE_SET: u32 = 2;
 
 /// (name, size) of each family, in index order.
 pub const FAMILIES: [(&str, usize); FAMILY_COUNT] = [
@@ -59,10 +63,58 @@ pub const FAMILIES: [(&str, usize); FAMILY_COUNT] = [
     ("near_last", 6 * 8),
     ("free_capture", 6 * 2),
     ("ignores_free", 6),
+    ("regret", REGRET_BANDS.len() * BEST_BANDS.len()),
+    ("rank", 3 * 7),
+    ("again", 6 * 2),
 ];
 
 /// Number of families.
-pub const FAMILY_COUNT: usize = 20;
+pub const FAMILY_COUNT: usize = 23;
+
+/// Upper ends (cp) of the regret bands of the `regret` family; a move worse by more falls in the
+/// last band.
+pub const REGRET_BANDS: [i32; 9] = [0, 15, 40, 80, 150, 250, 400, 700, i32::MAX];
+/// Upper ends (cp, mover's view) of the bands of the best move's score in the `regret` family.
+pub const BEST_BANDS: [i32; 5] = [-400, -100, 100, 400, i32::MAX];
+/// Scores of the look are clamped to this (cp) first, so a mate counts as a large score.
+pub const LOOK_CLAMP_CP: i32 = 1500;
+
+/// The moves before the position: the opponent's last one and ours before it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    pub last: Option<Move>,
+    pub ours: Option<Move>,
+}
+
+impl History {
+    /// The last two moves of a game (each when known).
+    pub fn of(game: &crate::board::Game) -> History {
+        History { last: game.moves_back(0), ours: game.moves_back(1) }
+    }
+}
+
+/// What the look says of one move: how much worse than the best it is (cp, ≥ 0), the best
+/// score (cp, mover's view) and how many moves look strictly better.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Value {
+    pub regret: i32,
+    pub best: i32,
+    pub rank: usize,
+}
+
+/// The [`Value`] of each move from the look's scores (same order as the moves).
+pub fn values(scores: &[i32]) -> Vec<Value> {
+    let clamped: Vec<i32> = scores.iter().map(|s| (*s).clamp(-LOOK_CLAMP_CP, LOOK_CLAMP_CP)).collect();
+    let best = clamped.iter().copied().max().unwrap_or(0);
+    clamped
+        .iter()
+        .map(|&s| Value { regret: best - s, best, rank: clamped.iter().filter(|&&t| t > s).count() })
+        .collect()
+}
+
+fn band(bands: &[i32], x: i32) -> usize {
+    bands.iter().position(|&b| x <= b).unwrap_or(bands.len() - 1)
+}
 
 const fn offsets() -> [usize; FAMILY_COUNT + 1] {
     let mut o = [0; FAMILY_COUNT + 1];
@@ -118,6 +170,8 @@ pub struct Context<'a> {
     /// The most valuable victim of a capture that does not lose material (SEE ≥ 0), and whether
     /// some capture of it wins material (SEE > 0).
     free: Option<(Role, bool)>,
+    /// Our previous move's from and to squares.
+    ours: Option<(Square, Square)>,
 }
 
 /// The best victim among the captures of `pos` with SEE ≥ 0 (and whether one of those wins).
@@ -173,11 +227,15 @@ fn hanging(board: &Board, us: Color) -> usize {
 }
 
 impl<'a> Context<'a> {
-    /// The context of `pos`, with the move that led to it when known.
-    pub fn new(pos: &'a Chess, last_move: Option<Move>) -> Context<'a> {
+    /// The context of `pos`, with the moves that led to it when known.
+    pub fn new(pos: &'a Chess, history: History) -> Context<'a> {
         let board = pos.board();
         let us = pos.turn();
-        let last = last_move.and_then(|m| {
+        let ours = history.ours.and_then(|m| {
+            let to = m.castling_side().map_or(m.to(), |s| s.king_to(us));
+            Some((m.from()?, to))
+        });
+        let last = history.last.and_then(|m| {
             let to = m.castling_side().map_or(m.to(), |s| s.king_to(!us));
             let piece = board.piece_at(to)?;
             Some((to, m.is_capture(), attacks(to, piece, board.occupied())))
@@ -192,6 +250,7 @@ impl<'a> Context<'a> {
             hanging_before: hanging(board, us),
             last,
             free: free_victim(pos),
+            ours,
         }
     }
 
@@ -199,9 +258,10 @@ impl<'a> Context<'a> {
         if self.us == Color::White { sq } else { sq.flip_vertical() }
     }
 
-    /// Appends the indices of `m`'s features (legal in the context's position) to `out`.
+    /// Appends the indices of `m`'s features (legal in the context's position, with what the look
+    /// says of it when there is one) to `out`.
     // Long: one push per family, in index order, reads best as one list.
-    pub fn features(&self, m: Move, out: &mut Vec<u32>) {
+    pub fn features(&self, m: Move, value: Option<Value>, out: &mut Vec<u32>) {
         let pos = self.pos;
         let board = pos.board();
         let us = self.us;
@@ -311,6 +371,15 @@ impl<'a> Context<'a> {
                 push(16, self.phase);
             }
         }
+        if let Some(v) = value {
+            push(20, band(&REGRET_BANDS, v.regret) * BEST_BANDS.len() + band(&BEST_BANDS, v.best));
+            push(21, self.phase * 7 + [0, 1, 2, 3, 4, 4, 5, 5, 5, 5].get(v.rank).copied().unwrap_or(6));
+        }
+        if let Some((our_from, our_to)) = self.ours
+            && from == our_to
+        {
+            push(22, ri * 2 + usize::from(to == our_from));
+        }
     }
 }
 
@@ -318,15 +387,23 @@ fn promotion_or(m: Move) -> Role {
     m.promotion().unwrap_or(m.role())
 }
 
-/// The features of every move in `moves`, flattened: indices `out[starts[i]..starts[i + 1]]` are
-/// move `i`'s.
-pub fn all(pos: &Chess, last_move: Option<Move>, moves: &[Move], out: &mut Vec<u32>, starts: &mut Vec<usize>) {
+/// The features of every move in `moves` (with the look's scores of them, same order, when
+/// given), flattened: indices `out[starts[i]..starts[i + 1]]` are move `i`'s.
+pub fn all(
+    pos: &Chess,
+    history: History,
+    moves: &[Move],
+    look: Option<&[i32]>,
+    out: &mut Vec<u32>,
+    starts: &mut Vec<usize>,
+) {
     out.clear();
     starts.clear();
-    let ctx = Context::new(pos, last_move);
+    let ctx = Context::new(pos, history);
+    let values = look.map(values);
     starts.push(0);
-    for &m in moves {
-        ctx.features(m, out);
+    for (i, &m) in moves.iter().enumerate() {
+        ctx.features(m, values.as_ref().map(|v| v[i]), out);
         starts.push(out.len());
     }
 }
@@ -354,7 +431,7 @@ mod tests {
         });
         let m = crate::board::notation::parse_uci(&pos, mv).unwrap();
         let mut out = Vec::new();
-        Context::new(&pos, last).features(m, &mut out);
+        Context::new(&pos, History { last, ours: None }).features(m, None, &mut out);
         assert!(out.len() <= MAX_ACTIVE);
         assert!(out.iter().all(|&i| (i as usize) < COUNT));
         out.iter().map(|&i| family_of(i as usize)).collect()
@@ -364,7 +441,7 @@ mod tests {
     fn families_add_up() {
         assert_eq!(COUNT, FAMILIES.iter().map(|f| f.1).sum::<usize>());
         assert_eq!(family_of(0), "piece_from_to");
-        assert_eq!(family_of(COUNT - 1), "ignores_free");
+        assert_eq!(family_of(COUNT - 1), "again");
     }
 
     #[test]
@@ -385,8 +462,51 @@ mod tests {
         let w = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         let b = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
         let (mut fw, mut fb) = (Vec::new(), Vec::new());
-        Context::new(&w, None).features(crate::board::notation::parse_uci(&w, "g1f3").unwrap(), &mut fw);
-        Context::new(&b, None).features(crate::board::notation::parse_uci(&b, "g8f6").unwrap(), &mut fb);
+        let v = Some(Value { regret: 30, best: 20, rank: 2 });
+        let h = History::default();
+        Context::new(&w, h).features(crate::board::notation::parse_uci(&w, "g1f3").unwrap(), v, &mut fw);
+        Context::new(&b, h).features(crate::board::notation::parse_uci(&b, "g8f6").unwrap(), v, &mut fb);
         assert_eq!(fw, fb);
+    }
+
+    #[test]
+    fn the_look_gives_regret_and_rank() {
+        let v = values(&[30, 30, -20, -5000]);
+        assert_eq!(v[0], Value { regret: 0, best: 30, rank: 0 });
+        assert_eq!(v[1].rank, 0, "a tie shares the first place");
+        assert_eq!((v[2].regret, v[2].rank), (50, 2));
+        assert_eq!((v[3].regret, v[3].rank), (30 + LOOK_CLAMP_CP, 3), "mated scores are clamped");
+        assert_eq!(band(&REGRET_BANDS, 0), 0);
+        assert_eq!(band(&REGRET_BANDS, 16), 2);
+        assert_eq!(band(&REGRET_BANDS, 5000), REGRET_BANDS.len() - 1);
+        assert_eq!(band(&BEST_BANDS, 0), 2);
+        // With a look a move switches on both families, without one neither.
+        let pos = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let m = crate::board::notation::parse_uci(&pos, "e2e4").unwrap();
+        let ctx = Context::new(&pos, History::default());
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        ctx.features(m, Some(v[2]), &mut with);
+        ctx.features(m, None, &mut without);
+        let names: Vec<_> = with.iter().map(|&i| family_of(i as usize)).collect();
+        assert!(names.contains(&"regret") && names.contains(&"rank"), "{names:?}");
+        assert_eq!(with.len(), without.len() + 2);
+    }
+
+    #[test]
+    fn moving_the_same_piece_again_is_seen() {
+        // 1. Nf3 Nf6: White's knight moves again, once onward and once straight back.
+        let pos = parse_fen("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2").unwrap();
+        let uci = |p: &Chess, t: &str| crate::board::notation::parse_uci(p, t).unwrap();
+        let before = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let h = History { last: None, ours: Some(uci(&before, "g1f3")) };
+        let ctx = Context::new(&pos, h);
+        let fam = |t: &str| {
+            let mut out = Vec::new();
+            ctx.features(uci(&pos, t), None, &mut out);
+            out.into_iter().filter(|&i| family_of(i as usize) == "again").collect::<Vec<_>>()
+        };
+        let (on, back, other) = (fam("f3e5"), fam("f3g1"), fam("e2e4"));
+        assert_eq!((on.len(), back.len(), other.len()), (1, 1, 0));
+        assert_ne!(on, back, "straight back is its own feature");
     }
 }

@@ -17,8 +17,13 @@
 
 pub mod features;
 
+pub use features::History;
+
+use crate::board::Game;
+use crate::search::{Control, Generation, Limits, Request, Searcher, Silent};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
+use std::cell::RefCell;
 
 /// The rating knots of models trained here.
 pub const KNOTS: [f64; 5] = [800.0, 1200.0, 1600.0, 2000.0, 2400.0];
@@ -26,6 +31,51 @@ pub const KNOTS: [f64; 5] = [800.0, 1200.0, 1600.0, 2000.0, 2400.0];
 pub const MAGIC: &[u8; 8] = b"SPHMOD\x00\x01";
 /// Quantisation step of the stored weights (so |w| ≤ 32767/4096 ≈ 8).
 pub const WEIGHT_SCALE: f64 = 1.0 / 4096.0;
+
+/// A position is decided when its best score is at least this far from equal (cp, either side)
+/// or a mate: the bench's eligibility bound, so the model's β was fitted inside it.
+pub const DECIDED_CP: i32 = 600;
+
+/// Whether a position with this best root score (cp or mate score) is decided.
+pub fn decided(best: i32) -> bool {
+    best.abs() >= DECIDED_CP
+}
+
+/// Depth of the look, the model's own shallow search (every root move scored).
+pub const LOOK_DEPTH: i32 = 1;
+/// Node cap of the look.
+pub const LOOK_NODES: u64 = 20_000;
+/// Hash of the look's own searcher (cleared before every look).
+pub const LOOK_HASH_MB: usize = 1;
+
+thread_local! {
+    static LOOK_SEARCHER: RefCell<Searcher> = RefCell::new(Searcher::new(LOOK_HASH_MB));
+}
+
+/// The look: the scores (cp, mover's view; mates as the search reports them) of `moves` in
+/// `game`'s position by a shallow search of the model's own — [`LOOK_DEPTH`], the newest search
+/// generation, the default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table of its own —
+/// so it depends on the position and its history only. A move the search did not score (none
+/// should be missing) gets the lowest score.
+pub fn look(game: &Game, moves: &[Move]) -> Vec<i32> {
+    let limits = Limits {
+        depth: Some(LOOK_DEPTH),
+        nodes: Some(LOOK_NODES),
+        multipv: usize::MAX,
+        min_depth: 1,
+        generation: Generation::LATEST,
+        ..Default::default()
+    };
+    let root = LOOK_SEARCHER.with(|s| {
+        let mut s = s.borrow_mut();
+        s.clear();
+        s.search(game, &Request::from(limits), &Control::default(), &mut Silent).root_moves
+    });
+    moves
+        .iter()
+        .map(|m| root.iter().find(|r| r.mv == *m).map_or(-features::LOOK_CLAMP_CP, |r| r.score))
+        .collect()
+}
 
 /// What a model file says about itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -170,12 +220,27 @@ impl HumanModel {
         f64::from(s)
     }
 
+    /// `ln P_human(m)` for each of `moves` in `game`'s position, with its history and the look:
+    /// what the engine uses.
+    pub fn game_log_probs(&self, game: &Game, moves: &[Move], rating: f64) -> Vec<f64> {
+        let scores = look(game, moves);
+        self.log_probs(game.pos(), History::of(game), moves, Some(&scores), rating)
+    }
+
     /// `ln P_human(m)` for each of `moves` (all the legal moves of `pos`, or a subset: the softmax
-    /// is over the moves given), for a player rated `rating`; `last_move` is the move that led to
-    /// `pos` when known.
-    pub fn log_probs(&self, pos: &Chess, last_move: Option<Move>, moves: &[Move], rating: f64) -> Vec<f64> {
+    /// is over the moves given), for a player rated `rating`; `history` holds the moves that led
+    /// to `pos` when known, `look` the look's scores of `moves` ([`look`]; without it the model
+    /// sees no values, which it was not trained for).
+    pub fn log_probs(
+        &self,
+        pos: &Chess,
+        history: History,
+        moves: &[Move],
+        look: Option<&[i32]>,
+        rating: f64,
+    ) -> Vec<f64> {
         let (mut active, mut starts) = (Vec::new(), Vec::new());
-        features::all(pos, last_move, moves, &mut active, &mut starts);
+        features::all(pos, history, moves, look, &mut active, &mut starts);
         let basis = self.basis(rating);
         let logits: Vec<f64> = starts.windows(2).map(|w| self.logit(&active[w[0]..w[1]], &basis)).collect();
         log_softmax(&logits)
@@ -226,7 +291,7 @@ mod tests {
     fn zero_model_is_uniform() {
         let pos = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         let moves: Vec<Move> = shakmaty::Position::legal_moves(&pos).into_iter().collect();
-        let lp = HumanModel::zeros("t", 1).log_probs(&pos, None, &moves, 1500.0);
+        let lp = HumanModel::zeros("t", 1).log_probs(&pos, History::default(), &moves, None, 1500.0);
         assert!(lp.iter().all(|l| (l + 20f64.ln()).abs() < 1e-9));
     }
 }

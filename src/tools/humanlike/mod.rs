@@ -221,16 +221,16 @@ enum ModelCmd {
     Train {
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
-        #[arg(long, default_value = "profiles/human/model-v1.bin")]
+        #[arg(long, default_value = "profiles/human/model-v2.bin")]
         out: PathBuf,
         /// Version written into the file's header.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 2)]
         version: u32,
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 8)]
         passes: usize,
-        #[arg(long, default_value_t = 0.05)]
+        #[arg(long, default_value_t = 0.1)]
         rate: f64,
-        #[arg(long, default_value_t = 1e-6)]
+        #[arg(long, default_value_t = 1e-5)]
         l2: f64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -256,7 +256,7 @@ enum ModelCmd {
     },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
-        #[arg(long, default_value = "profiles/human/model-v1.bin")]
+        #[arg(long, default_value = "profiles/human/model-v2.bin")]
         model: PathBuf,
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,

@@ -16,7 +16,8 @@
 //! and the best pass's weights are kept.
 
 use crate::board::notation::uci as uci_of;
-use crate::policy::human::{HumanModel, features};
+use crate::board::Game;
+use crate::policy::human::{History, HumanModel, features, look};
 use crate::tools::games::{GameRecord, is_computer};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -89,19 +90,22 @@ impl Dataset {
         self.samples.is_empty()
     }
 
-    /// Adds a position: the legal moves of `pos` in shakmaty's order, the one the human played.
-    pub fn push(&mut self, pos: &Chess, last: Option<Move>, human: Move, rating: u32, ply: u32) {
+    /// Adds a position: the legal moves of `game`'s position in shakmaty's order (with their
+    /// look), the one the human played.
+    pub fn push(&mut self, game: &Game, human: Move, rating: u32, ply: u32) {
+        let pos = game.pos();
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         let Some(h) = moves.iter().position(|&m| m == human) else { return };
         if self.move_starts.is_empty() {
             self.move_starts.push(0);
         }
         let first = (self.move_starts.len() - 1) as u32;
-        let ctx = features::Context::new(pos, last);
+        let ctx = features::Context::new(pos, History::of(game));
+        let values = features::values(&look(game, &moves));
         let mut buf = Vec::with_capacity(features::MAX_ACTIVE);
-        for &m in &moves {
+        for (&m, &v) in moves.iter().zip(&values) {
             buf.clear();
-            ctx.features(m, &mut buf);
+            ctx.features(m, Some(v), &mut buf);
             self.feats.extend(buf.iter().map(|&f| f as u16));
             self.move_starts.push(self.feats.len() as u32);
         }
@@ -170,19 +174,17 @@ pub fn dataset(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, jobs: 
 }
 
 fn add_game(d: &mut Dataset, g: &GameRecord) {
-    let mut pos = Chess::default();
-    let mut last = None;
+    let mut game = Game::new(Chess::default());
     for (ply, (&m, &n)) in g.moves.iter().zip(&g.legal_counts).enumerate() {
-        let color = pos.turn();
+        let color = game.pos().turn();
         let name = if color == Color::White { &g.white } else { &g.black };
         if n >= 2
             && !is_computer(name)
             && let Some(r) = g.rating(color)
         {
-            d.push(&pos, last, m, r, ply as u32);
+            d.push(&game, m, r, ply as u32);
         }
-        pos.play_unchecked(m);
-        last = Some(m);
+        game.make(m);
     }
 }
 
@@ -355,16 +357,12 @@ pub fn table(rows: &BTreeMap<u32, BandEval>) -> String {
     s
 }
 
-/// The human's move in the game at `ply` and the move before it, for positions given by game
-/// index (the bench's positions): `(position, last move, human move)`.
-pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Chess, Option<Move>, Move)> {
+/// The game up to `ply` and the human's move there, for positions given by game index (the
+/// bench's positions).
+pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Game, Move)> {
     let g = games.get(game)?;
-    let mut pos = Chess::default();
-    for &m in g.moves.get(..ply as usize)? {
-        pos.play_unchecked(m);
-    }
-    let last = ply.checked_sub(1).and_then(|p| g.moves.get(p as usize).copied());
-    Some((pos, last, *g.moves.get(ply as usize)?))
+    let moves = g.moves.get(..ply as usize)?;
+    Some((Game::with_moves(Chess::default(), moves), *g.moves.get(ply as usize)?))
 }
 
 /// `model train`: reads the games, trains, writes the model file and prints its hash and the
@@ -435,7 +433,10 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
     let all = super::types::load_oracle(oracle)?;
     let eligible = super::stats::eligible(&all, None);
     let mut q: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
-    for p in eligible.iter().filter(|p| part_of(p.pos.game) == Part::Fit) {
+    let by_person = |p: &&super::types::OraclePosition| {
+        games.get(p.pos.game).is_some_and(|g| !is_computer(if p.pos.ply % 2 == 0 { &g.white } else { &g.black }))
+    };
+    for p in eligible.iter().filter(by_person).filter(|p| part_of(p.pos.game) == Part::Fit) {
         let e = q.entry(p.pos.band).or_default();
         e.0 += f64::from(u8::from(p.moves.first().is_some_and(|m| m.uci == p.pos.human)));
         e.1 += 1.0;
@@ -450,8 +451,9 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
         uniform_ll: f64,
     }
     let mut rows: BTreeMap<u32, Row> = BTreeMap::new();
-    for p in eligible.iter().filter(|p| part_of(p.pos.game) == Part::Test) {
-        let Some((pos, last, human)) = replay(games, p.pos.game, p.pos.ply) else { continue };
+    for p in eligible.iter().filter(by_person).filter(|p| part_of(p.pos.game) == Part::Test) {
+        let Some((game, human)) = replay(games, p.pos.game, p.pos.ply) else { continue };
+        let pos = game.pos();
         if uci_of(human) != p.pos.human {
             return Err(format!(
                 "{}: game {} ply {} is not the PGN's position",
@@ -462,7 +464,7 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
         }
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         let Some(h) = moves.iter().position(|&m| m == human) else { continue };
-        let lp = model.log_probs(&pos, last, &moves, f64::from(p.pos.rating));
+        let lp = model.game_log_probs(&game, &moves, f64::from(p.pos.rating));
         let top = (0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b });
         let (hits, n) = q.get(&p.pos.band).copied().unwrap_or((1.0, 2.0));
         let qb = ((hits + 0.5) / (n + 1.0)).clamp(1e-3, 1.0 - 1e-3);
@@ -477,7 +479,7 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
         r.uniform_ll -= nm.ln();
     }
     let mut s = String::from(
-        "bench positions of the test part (eligible, ply >= 16), against the oracle's best move:\n\
+        "bench positions of the test part (eligible, ply >= 16, computer accounts left out), against the oracle's best move:\n\
          band    n  model top-1  best-move top-1  model ll  best-move ll  uniform ll\n",
     );
     for (band, r) in &rows {

@@ -16,7 +16,6 @@
 use super::fit::{COMFORT, KS_TOLERANCE, MEAN_TOLERANCE};
 use super::model::{Part, part_of, replay};
 use super::types::{LOSS_CAP, OraclePosition};
-use crate::board::Game;
 use crate::board::notation::uci as uci_of;
 use crate::player::{MoveRequest, Player, Setting, WEAK_HASH_MB};
 use crate::policy;
@@ -45,6 +44,8 @@ struct Decision {
     human: usize,
     human_loss: i32,
     test: bool,
+    /// λ of the point in a decided position, where the model is left out (None: not decided).
+    decided: Option<f64>,
 }
 
 /// What the model of the choice expects on a set of decisions.
@@ -97,6 +98,7 @@ fn usable<'a>(positions: &'a [OraclePosition], games: &[GameRecord]) -> Vec<&'a 
 fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRecord], jobs: usize) -> Vec<Decision> {
     let player = Player { setting: Setting::Level(level.clone()), avatar: Avatar::neutral() };
     let model = level.human.as_ref().map(|h| (h.model.clone(), h.rating));
+    let decided_lambda = level.human.as_ref().map_or(1.0, |h| h.decided_lambda);
     let jobs = jobs.max(1);
     let chunk = positions.len().div_ceil(jobs).max(1);
     std::thread::scope(|scope| {
@@ -109,20 +111,18 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
                     let control = Control::default();
                     part.iter()
                         .filter_map(|p| {
-                            let (pos, _, human) = replay(games, p.pos.game, p.pos.ply)?;
+                            let (game, human) = replay(games, p.pos.game, p.pos.ply)?;
                             if uci_of(human) != p.pos.human {
                                 return None;
                             }
-                            let g = &games[p.pos.game];
-                            let game = Game::with_moves(shakmaty::Chess::default(), &g.moves[..p.pos.ply as usize]);
                             let res = player.search_weak(&mut weak, &MoveRequest::new(&game, MODEL_FIT_SEED), &control);
                             let root = &res.root_moves;
                             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
                             let logp = match model {
-                                Some((m, rating)) => m.log_probs(&pos, game.last_move(), &moves, *rating),
+                                Some((m, rating)) => m.game_log_probs(&game, &moves, *rating),
                                 None => vec![0.0; moves.len()],
                             };
-                            decision(p, root, &level.choice, logp)
+                            decision(p, root, &level.choice, logp, decided_lambda)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -137,6 +137,7 @@ fn decision(
     root: &[crate::search::RootMove],
     choice: &policy::ChoiceSettings,
     logp: Vec<f64>,
+    decided_lambda: f64,
 ) -> Option<Decision> {
     if root.len() < 2 {
         return None;
@@ -158,10 +159,16 @@ fn decision(
         human,
         human_loss: p.loss(&p.pos.human).unwrap_or(LOSS_CAP),
         test: part_of(p.pos.game) == Part::Test,
+        decided: crate::policy::human::decided(best).then_some(decided_lambda),
     })
 }
 
 fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
+    // As the player does: in a decided position the model is left out.
+    let s = &match d.decided {
+        Some(lambda) => Setting3 { lambda, beta: 0.0, ..*s },
+        None => *s,
+    };
     let logits: Vec<f64> = d
         .delta
         .iter()
@@ -229,7 +236,12 @@ pub fn fit_point(
     level.prior = None;
     if level.human.is_none() {
         let model = crate::profile::human_model::builtin()?;
-        level.human = Some(crate::profile::ladder::HumanChoice { beta: 0.0, rating: f64::from(elo), model });
+        level.human = Some(crate::profile::ladder::HumanChoice {
+            beta: 0.0,
+            decided_lambda: base_lambda,
+            rating: f64::from(elo),
+            model,
+        });
     }
     let t0 = std::time::Instant::now();
     let use_: Vec<&OraclePosition> = usable(positions, games);
