@@ -223,7 +223,7 @@ impl PartialEq for HumanChoice {
 }
 
 /// Largest `beta` a ladder file may give.
-pub const MAX_BETA: f64 = 4.0;
+pub const MAX_BETA: f64 = 20.0;
 
 impl LevelSettings {
     /// One line for `info string`.

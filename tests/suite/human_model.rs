@@ -213,3 +213,36 @@ fn the_same_seed_gives_the_same_moves_with_the_model_across_processes() {
         }
     }
 }
+
+#[test]
+fn a_decided_position_leaves_the_model_out() {
+    use sparring::player::{Player, Setting};
+    use sparring::search::RootMove;
+    let player = Player::level(1500);
+    let Setting::Level(level) = &player.setting else { unreachable!() };
+    let Some(h) = level.human.as_ref() else {
+        eprintln!("skipped: the built-in ladder's 1500 point does not use the human move model");
+        return;
+    };
+    let game = Game::new(Chess::default());
+    let root = |best: i32| -> Vec<RootMove> {
+        game.pos()
+            .legal_moves()
+            .into_iter()
+            .enumerate()
+            .map(|(i, mv)| RootMove { mv, score: if i == 0 { best } else { best - 40 - i as i32 }, pv: vec![mv], depth: 1 })
+            .collect()
+    };
+    for best in [600, 900, -600, -2000, sparring::score::mate_in(3)] {
+        let (choice, bias) = player.choice_for(&game, &root(best), None, level.choice.clone());
+        assert_eq!(choice.lambda, Some(h.decided_lambda), "best {best}: value alone");
+        assert!(bias.is_none(), "best {best}: no model bias");
+    }
+    for best in [0, 120, -599, 599] {
+        let (choice, bias) = player.choice_for(&game, &root(best), None, level.choice.clone());
+        assert_eq!(choice.lambda, level.choice.lambda, "best {best}");
+        let bias = bias.expect("a balanced position weights the model");
+        assert_eq!(bias.len(), 20);
+        assert!(bias.iter().all(|b| b.is_finite() && *b <= 0.0), "beta times a log-probability: {bias:?}");
+    }
+}

@@ -27,11 +27,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Factors of the point's λ tried.
-pub const LAMBDA_FACTORS: [f64; 9] = [0.1, 0.15, 0.2, 0.3, 0.45, 0.65, 1.0, 1.5, 2.2];
+pub const LAMBDA_FACTORS: [f64; 11] = [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.65, 1.0, 1.5, 2.2];
 /// β values tried.
-pub const BETAS: [f64; 11] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0];
+pub const BETAS: [f64; 16] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 12.0, 20.0];
 /// Factors of the point's slip rate tried.
-pub const SLIP_FACTORS: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
+pub const SLIP_FACTORS: [f64; 8] = [3.0, 2.0, 1.5, 1.0, 0.75, 0.5, 0.25, 0.0];
 /// Seed of the searches' deeper-look draws.
 pub const MODEL_FIT_SEED: u64 = super::fit::FIT_SEED;
 
