@@ -400,11 +400,7 @@ impl Player {
         });
         let human = human.map(|h| {
             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
-            h.model
-                .game_log_probs(game, &moves, h.rating)
-                .into_iter()
-                .map(|x| h.beta * x)
-                .collect::<Vec<f64>>()
+            h.model.game_log_probs(game, &moves, h.rating).into_iter().map(|x| h.beta * x).collect::<Vec<f64>>()
         });
         let bias = match (prior, human) {
             (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| x + y).collect()),

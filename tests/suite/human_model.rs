@@ -230,7 +230,12 @@ fn a_decided_position_leaves_the_model_out() {
             .legal_moves()
             .into_iter()
             .enumerate()
-            .map(|(i, mv)| RootMove { mv, score: if i == 0 { best } else { best - 40 - i as i32 }, pv: vec![mv], depth: 1 })
+            .map(|(i, mv)| RootMove {
+                mv,
+                score: if i == 0 { best } else { best - 40 - i as i32 },
+                pv: vec![mv],
+                depth: 1,
+            })
             .collect()
     };
     for best in [600, 900, -600, -2000, sparring::score::mate_in(3)] {

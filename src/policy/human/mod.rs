@@ -71,10 +71,7 @@ pub fn look(game: &Game, moves: &[Move]) -> Vec<i32> {
         s.clear();
         s.search(game, &Request::from(limits), &Control::default(), &mut Silent).root_moves
     });
-    moves
-        .iter()
-        .map(|m| root.iter().find(|r| r.mv == *m).map_or(-features::LOOK_CLAMP_CP, |r| r.score))
-        .collect()
+    moves.iter().map(|m| root.iter().find(|r| r.mv == *m).map_or(-features::LOOK_CLAMP_CP, |r| r.score)).collect()
 }
 
 /// What a model file says about itself.

@@ -15,8 +15,8 @@
 //! the number of jobs or the machine. After each pass the validation log-likelihood is measured
 //! and the best pass's weights are kept.
 
-use crate::board::notation::uci as uci_of;
 use crate::board::Game;
+use crate::board::notation::uci as uci_of;
 use crate::policy::human::{History, HumanModel, features, look};
 use crate::tools::games::{GameRecord, is_computer};
 use rand_chacha::ChaCha20Rng;
