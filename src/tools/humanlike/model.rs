@@ -445,7 +445,9 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
     let eligible = super::stats::eligible(&all, None);
     let mut q: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
     let by_person = |p: &&super::types::OraclePosition| {
-        games.get(p.pos.game).is_some_and(|g| !is_computer(if p.pos.ply % 2 == 0 { &g.white } else { &g.black }))
+        games
+            .get(p.pos.game)
+            .is_some_and(|g| !is_computer(if p.pos.ply.is_multiple_of(2) { &g.white } else { &g.black }))
     };
     for p in eligible.iter().filter(by_person).filter(|p| part_of(p.pos.game) == Part::Fit) {
         let e = q.entry(p.pos.band).or_default();
