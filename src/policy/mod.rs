@@ -139,10 +139,11 @@ pub fn choose(root: &[RootMove], s: &ChoiceSettings, rng: &mut ChaCha20Rng) -> C
     choose_biased(root, s, None, rng)
 }
 
-/// [`choose`] with a logit bonus per root move (same order as `root`), added to the Boltzmann
-/// weights of rule 5: `exp(λ·(score − best)/100 + bonus)`; the human move prior
-/// ([`prior::MovePrior`]). It changes only which move the Boltzmann draw lands on, never the number
-/// or kind of draws, and `None` is exactly [`choose`].
+/// [`choose`] with a logit bonus per root move (same order as `root`): the human move model's
+/// `β·ln P_human` or the human move prior ([`prior::MovePrior`]). It is added to the Boltzmann
+/// weights of rule 5, `exp(λ·(score − best)/100 + bonus)`, and a slip (rule 4) draws among its
+/// candidates with weights `exp(bonus)` instead of uniformly — the mistakes people make, not any
+/// mistake — by one `uniform_f64` instead of a `pick_index`. `None` is exactly [`choose`].
 ///
 /// Panics when `root` is empty or `bias` has a different length.
 pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>, rng: &mut ChaCha20Rng) -> Choice {
@@ -177,7 +178,15 @@ pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>
         // moves are not slips: people of every level make progress there, slowly, and still win.
         let gate: Vec<&RootMove> = slip_gate(root, s).into_iter().map(|i| &root[i]).collect();
         if !gate.is_empty() {
-            let i = pick_index(rng, gate.len());
+            let i = match bias {
+                None => pick_index(rng, gate.len()),
+                Some(b) => {
+                    let idx = slip_gate(root, s);
+                    let top = idx.iter().map(|&i| b[i]).fold(f64::NEG_INFINITY, f64::max);
+                    let weights: Vec<f64> = idx.iter().map(|&i| (b[i] - top).exp()).collect();
+                    weighted_index(&weights, uniform_f64(rng))
+                }
+            };
             return Choice {
                 mv: gate[i].mv,
                 kind: ChoiceKind::Slip,
@@ -200,22 +209,7 @@ pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>
                     logits.iter().map(|l| (l - top).exp()).collect()
                 }
             };
-            let total: f64 = weights.iter().sum();
-            let x = uniform_f64(rng) * total;
-            let mut acc = 0.0;
-            let mut idx = alive.len() - 1;
-            for (i, w) in weights.iter().enumerate() {
-                acc += w;
-                if x < acc {
-                    idx = i;
-                    break;
-                }
-            }
-            // Never land on a zero-weight move through rounding at the end of the sum.
-            while weights[idx] == 0.0 {
-                idx -= 1;
-            }
-            let chosen = alive[idx].1;
+            let chosen = alive[weighted_index(&weights, uniform_f64(rng))].1;
             return Choice {
                 mv: chosen.mv,
                 kind: ChoiceKind::Boltzmann,
@@ -228,6 +222,27 @@ pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>
     let width = if best.abs() > MATE_BOUND { 0 } else { s.plateau_cp.max(0) };
     let plateau: Vec<&RootMove> = root.iter().filter(|r| regret(best, r.score) <= width).collect();
     pick_from(plateau, rng, ChoiceKind::Plateau)
+}
+
+/// The index a draw `u` in [0, 1) lands on when each index has the given weight (≥ 0, the first
+/// maximal one positive), never one of weight zero.
+fn weighted_index(weights: &[f64], u: f64) -> usize {
+    let total: f64 = weights.iter().sum();
+    let x = u * total;
+    let mut acc = 0.0;
+    let mut idx = weights.len() - 1;
+    for (i, w) in weights.iter().enumerate() {
+        acc += w;
+        if x < acc {
+            idx = i;
+            break;
+        }
+    }
+    // Never land on a zero-weight move through rounding at the end of the sum.
+    while weights[idx] == 0.0 {
+        idx -= 1;
+    }
+    idx
 }
 
 /// Indices (into `root`) of the moves a slip may play: regret in `[max(1, slip_min_cp),

@@ -99,26 +99,42 @@ fn rng(seed: u64) -> rand_chacha::ChaCha20Rng {
 }
 
 #[test]
-fn a_bias_reweights_only_the_boltzmann_draw() {
+fn a_bias_reweights_the_boltzmann_draw_and_the_slip_candidates() {
     let pos = Chess::default();
-    let r = root(&pos, &[30, 20, 10, 0, -40, -300]);
+    // Regrets 0, 10, 20, 30, 120, 330: the gate [100, 400] holds the last two.
+    let r = root(&pos, &[30, 20, 10, 0, -90, -300]);
     let s =
         ChoiceSettings { lambda: Some(5.0), slip_p: 0.3, slip_min_cp: 100, slip_max_cp: 400, ..ChoiceSettings::best() };
     let zero = vec![0.0; r.len()];
+    let (mut slips, mut last) = (0, 0);
     for seed in 0..500 {
-        // No bias and an all-zero bias are exactly the plain choice.
+        // No bias is exactly the plain choice; an all-zero bias too, except which slip candidate
+        // (a weighted draw over equal weights instead of `pick_index`).
         let plain = choose(&r, &s, &mut rng(seed));
         assert_eq!(choose_biased(&r, &s, None, &mut rng(seed)), plain);
-        assert_eq!(choose_biased(&r, &s, Some(&zero), &mut rng(seed)), plain);
-        // A large bonus on the fourth move: every Boltzmann draw lands there; slips stay slips.
+        let z = choose_biased(&r, &s, Some(&zero), &mut rng(seed));
+        assert_eq!(z.kind, plain.kind);
+        if plain.kind != ChoiceKind::Slip {
+            assert_eq!(z, plain);
+        }
+        // A large bonus on the fourth move: every Boltzmann draw lands there; a slip lands on the
+        // gate move with the larger bonus.
         let mut b = zero.clone();
         b[3] = 30.0;
+        b[5] = 8.0;
         let c = choose_biased(&r, &s, Some(&b), &mut rng(seed));
         match plain.kind {
-            ChoiceKind::Slip => assert_eq!(c, plain),
+            ChoiceKind::Slip => {
+                assert_eq!((c.mv, c.kind, c.candidates), (r[5].mv, ChoiceKind::Slip, 2));
+                slips += 1;
+                last += usize::from(z.mv == r[5].mv);
+            }
             _ => assert_eq!((c.mv, c.kind, c.regret_cp), (r[3].mv, ChoiceKind::Boltzmann, 30)),
         }
     }
+    assert!(slips > 100, "{slips} slips in 500 draws at slip_p 0.3");
+    // Equal weights: both gate moves come up.
+    assert!(last > slips / 4 && last < slips * 3 / 4, "{last} of {slips}");
 }
 
 const HEAD: &str = "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\n";

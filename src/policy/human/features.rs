@@ -28,6 +28,10 @@
 //! | `regret` | 9·5 | how much worse than the best the look ([`super::look`]) finds the move (9 bands) × how good the best is (5 bands) |
 //! | `rank` | 3·7 | game phase × the move's place in the look's order (1st … 10th and later) |
 //! | `again` | 6·2 | moves the piece our previous move moved × straight back to where it came from |
+//! | `regret_role` | 9·6 | regret band × the piece moved |
+//! | `regret_kind` | 9·4 | regret band × quiet / capture / check / capture with check |
+//! | `rank_best` | 7·5 | the move's place in the look's order × how good the best is |
+//! | `gap` | 5·2 | how far the best move stands above the second (5 bands) × this is the best |
 //!
 //! The history used is the last two moves ([`History`]): the opponent's (recapture, evade,
 //! near_last) and ours before it (again); without them (a FEN) those families stay off, and
@@ -39,7 +43,7 @@ use shakmaty::attacks::attacks;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 /// Version of the feature definitions; a model file names the one it was trained with.
-pub const FEATURE_SET: u32 = 2;
+pub const FEATURE_SET: u32 = 3;
 
 /// (name, size) of each family, in index order.
 pub const FAMILIES: [(&str, usize); FAMILY_COUNT] = [
@@ -66,10 +70,18 @@ pub const FAMILIES: [(&str, usize); FAMILY_COUNT] = [
     ("regret", REGRET_BANDS.len() * BEST_BANDS.len()),
     ("rank", 3 * 7),
     ("again", 6 * 2),
+    ("regret_role", REGRET_BANDS.len() * 6),
+    ("regret_kind", REGRET_BANDS.len() * 4),
+    ("rank_best", 7 * BEST_BANDS.len()),
+    ("gap", GAP_BANDS.len() * 2),
 ];
 
 /// Number of families.
-pub const FAMILY_COUNT: usize = 23;
+pub const FAMILY_COUNT: usize = 27;
+
+/// Upper ends (cp) of the bands of the `gap` family: how much better the look finds the best
+/// move than the second best (0 when two share the top).
+pub const GAP_BANDS: [i32; 5] = [0, 30, 100, 300, i32::MAX];
 
 /// Upper ends (cp) of the regret bands of the `regret` family; a move worse by more falls in the
 /// last band.
@@ -100,15 +112,20 @@ pub struct Value {
     pub regret: i32,
     pub best: i32,
     pub rank: usize,
+    /// Best score − second best score (0 with a single move).
+    pub gap: i32,
 }
 
 /// The [`Value`] of each move from the look's scores (same order as the moves).
 pub fn values(scores: &[i32]) -> Vec<Value> {
     let clamped: Vec<i32> = scores.iter().map(|s| (*s).clamp(-LOOK_CLAMP_CP, LOOK_CLAMP_CP)).collect();
     let best = clamped.iter().copied().max().unwrap_or(0);
+    let mut sorted = clamped.clone();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let gap = sorted.get(1).map_or(0, |second| best - second);
     clamped
         .iter()
-        .map(|&s| Value { regret: best - s, best, rank: clamped.iter().filter(|&&t| t > s).count() })
+        .map(|&s| Value { regret: best - s, best, rank: clamped.iter().filter(|&&t| t > s).count(), gap })
         .collect()
 }
 
@@ -372,8 +389,14 @@ impl<'a> Context<'a> {
             }
         }
         if let Some(v) = value {
-            push(20, band(&REGRET_BANDS, v.regret) * BEST_BANDS.len() + band(&BEST_BANDS, v.best));
-            push(21, self.phase * 7 + [0, 1, 2, 3, 4, 4, 5, 5, 5, 5].get(v.rank).copied().unwrap_or(6));
+            let (rb, bb) = (band(&REGRET_BANDS, v.regret), band(&BEST_BANDS, v.best));
+            let rank = [0, 1, 2, 3, 4, 4, 5, 5, 5, 5].get(v.rank).copied().unwrap_or(6);
+            push(20, rb * BEST_BANDS.len() + bb);
+            push(21, self.phase * 7 + rank);
+            push(23, rb * 6 + ri);
+            push(24, rb * 4 + usize::from(m.is_capture()) + 2 * usize::from(after.is_check()));
+            push(25, rank * BEST_BANDS.len() + bb);
+            push(26, band(&GAP_BANDS, v.gap) * 2 + usize::from(v.regret == 0));
         }
         if let Some((our_from, our_to)) = self.ours
             && from == our_to
@@ -441,7 +464,7 @@ mod tests {
     fn families_add_up() {
         assert_eq!(COUNT, FAMILIES.iter().map(|f| f.1).sum::<usize>());
         assert_eq!(family_of(0), "piece_from_to");
-        assert_eq!(family_of(COUNT - 1), "again");
+        assert_eq!(family_of(COUNT - 1), "gap");
     }
 
     #[test]
@@ -462,7 +485,7 @@ mod tests {
         let w = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         let b = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
         let (mut fw, mut fb) = (Vec::new(), Vec::new());
-        let v = Some(Value { regret: 30, best: 20, rank: 2 });
+        let v = Some(Value { regret: 30, best: 20, rank: 2, gap: 10 });
         let h = History::default();
         Context::new(&w, h).features(crate::board::notation::parse_uci(&w, "g1f3").unwrap(), v, &mut fw);
         Context::new(&b, h).features(crate::board::notation::parse_uci(&b, "g8f6").unwrap(), v, &mut fb);
@@ -472,7 +495,8 @@ mod tests {
     #[test]
     fn the_look_gives_regret_and_rank() {
         let v = values(&[30, 30, -20, -5000]);
-        assert_eq!(v[0], Value { regret: 0, best: 30, rank: 0 });
+        assert_eq!(v[0], Value { regret: 0, best: 30, rank: 0, gap: 0 });
+        assert_eq!(values(&[50, 10, -20])[2].gap, 40, "best minus second best");
         assert_eq!(v[1].rank, 0, "a tie shares the first place");
         assert_eq!((v[2].regret, v[2].rank), (50, 2));
         assert_eq!((v[3].regret, v[3].rank), (30 + LOOK_CLAMP_CP, 3), "mated scores are clamped");
@@ -488,8 +512,10 @@ mod tests {
         ctx.features(m, Some(v[2]), &mut with);
         ctx.features(m, None, &mut without);
         let names: Vec<_> = with.iter().map(|&i| family_of(i as usize)).collect();
-        assert!(names.contains(&"regret") && names.contains(&"rank"), "{names:?}");
-        assert_eq!(with.len(), without.len() + 2);
+        for f in ["regret", "rank", "regret_role", "regret_kind", "rank_best", "gap"] {
+            assert!(names.contains(&f), "{f} missing: {names:?}");
+        }
+        assert_eq!(with.len(), without.len() + 6);
     }
 
     #[test]

@@ -221,12 +221,12 @@ enum ModelCmd {
     Train {
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
-        #[arg(long, default_value = "profiles/human/model-v2.bin")]
+        #[arg(long, default_value = "profiles/human/model-v3.bin")]
         out: PathBuf,
         /// Version written into the file's header.
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 3)]
         version: u32,
-        #[arg(long, default_value_t = 8)]
+        #[arg(long, default_value_t = 5)]
         passes: usize,
         #[arg(long, default_value_t = 0.1)]
         rate: f64,
@@ -256,7 +256,7 @@ enum ModelCmd {
     },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
-        #[arg(long, default_value = "profiles/human/model-v2.bin")]
+        #[arg(long, default_value = "profiles/human/model-v3.bin")]
         model: PathBuf,
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,

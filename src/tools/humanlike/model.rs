@@ -464,7 +464,7 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
         uniform_ll: f64,
     }
     let mut rows: BTreeMap<u32, Row> = BTreeMap::new();
-    let mut times: Vec<f64> = Vec::new();
+    let (mut times, mut look_times): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
     for p in eligible.iter().filter(by_person).filter(|p| part_of(p.pos.game) == Part::Test) {
         let Some((game, human)) = replay(games, p.pos.game, p.pos.ply) else { continue };
         let pos = game.pos();
@@ -479,8 +479,11 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         let Some(h) = moves.iter().position(|&m| m == human) else { continue };
         let t0 = std::time::Instant::now();
-        let lp = model.game_log_probs(&game, &moves, f64::from(p.pos.rating));
+        let scores = look(&game, &moves);
+        let t1 = std::time::Instant::now();
+        let lp = model.log_probs(pos, History::of(&game), &moves, Some(&scores), f64::from(p.pos.rating));
         times.push(t0.elapsed().as_secs_f64() * 1e6);
+        look_times.push((t1 - t0).as_secs_f64() * 1e6);
         let top = (0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b });
         let (hits, n) = q.get(&p.pos.band).copied().unwrap_or((1.0, 2.0));
         let qb = ((hits + 0.5) / (n + 1.0)).clamp(1e-3, 1.0 - 1e-3);
@@ -511,16 +514,17 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
             r.uniform_ll / n
         );
     }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times.get(((times.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
-    let _ = writeln!(
-        s,
-        "\ntime per position (look + features + softmax, one thread, {} positions): median {:.0} us, \
-         90th percentile {:.0} us, mean {:.0} us",
-        times.len(),
-        at(0.5),
-        at(0.9),
-        times.iter().sum::<f64>() / times.len().max(1) as f64
-    );
+    let _ = writeln!(s, "\ntime per position, one thread, {} positions:", times.len());
+    for (what, t) in [("look + features + softmax", &mut times), ("the look alone", &mut look_times)] {
+        t.sort_by(f64::total_cmp);
+        let at = |q: f64| t.get(((t.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+        let _ = writeln!(
+            s,
+            "  {what}: median {:.0} us, 90th percentile {:.0} us, mean {:.0} us",
+            at(0.5),
+            at(0.9),
+            t.iter().sum::<f64>() / t.len().max(1) as f64
+        );
+    }
     Ok(s)
 }

@@ -183,9 +183,13 @@ fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
         for x in &mut p {
             *x *= 1.0 - s.slip_p;
         }
-        let each = s.slip_p / d.gate.len() as f64;
-        for &i in &d.gate {
-            p[i] += each;
+        // A slip draws among the gate's moves with weights exp(β·ln P_human), as the policy does
+        // (uniformly when β is 0 or the model is left out).
+        let top = d.gate.iter().map(|&i| s.beta * d.logp[i]).fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = d.gate.iter().map(|&i| (s.beta * d.logp[i] - top).exp()).collect();
+        let total: f64 = w.iter().sum();
+        for (&i, wi) in d.gate.iter().zip(&w) {
+            p[i] += s.slip_p * wi / total;
         }
     }
     p
