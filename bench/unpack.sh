@@ -11,6 +11,9 @@
 #                                           reproducible; the ladder's answers, ladder_check.sh)
 #   bench/humanlike/maia-moves.tar.xz       humanlike/moves/maia-*.jsonl: Maia-1100..1900's answers (go nodes 1) on
 #                                           the human move model's test-part bench positions (vs_maia.py)
+#   bench/humanlike/oracle-sf15.tar.xz      humanlike/oracle-sf15-d12.jsonl: the outside oracle (Stockfish 15.1,
+#                                           depth 12, MultiPV all) on the bench positions, extended as it runs
+#                                           (humanlike oracle --engine /usr/games/stockfish --depth 12; ~3 s each)
 #   bench/humanlike/selfplay.tar.xz         humanlike/selfplay/*.jsonl: the ladder's self-play positions, their
 #                                           oracle cache and Stockfish's answers on them (bench/ipr/run.sh, ~1 h)
 #   bench/results/selfplay/ladder-games.tar.xz  results/selfplay/ladder-*-vs-*.pgn: the ladder's self-play games
@@ -24,11 +27,12 @@ members() {
     case $1 in
         bench/humanlike/data.tar.xz) ls bench/humanlike/positions.jsonl bench/humanlike/oracle.jsonl $(ls bench/humanlike/moves/*.jsonl | grep -v /maia-) ;;
         bench/humanlike/maia-moves.tar.xz) ls bench/humanlike/moves/maia-*.jsonl ;;
+        bench/humanlike/oracle-sf15.tar.xz) ls bench/humanlike/oracle-sf15-d12.jsonl ;;
         bench/humanlike/selfplay.tar.xz) ls bench/humanlike/selfplay/*.jsonl ;;
         bench/results/selfplay/ladder-games.tar.xz) ls bench/results/selfplay/ladder-*-vs-*.pgn ;;
     esac
 }
-ARCHIVES="bench/humanlike/data.tar.xz bench/humanlike/maia-moves.tar.xz bench/humanlike/selfplay.tar.xz bench/results/selfplay/ladder-games.tar.xz"
+ARCHIVES="bench/humanlike/data.tar.xz bench/humanlike/maia-moves.tar.xz bench/humanlike/oracle-sf15.tar.xz bench/humanlike/selfplay.tar.xz bench/results/selfplay/ladder-games.tar.xz"
 if [ "${1:-}" = pack ]; then
     for a in $ARCHIVES; do
         members "$a" | LC_ALL=C sort | tar -cf - --mtime=@0 --owner=0 --group=0 --numeric-owner -T - | xz -9 -T1 > "$a.tmp"
