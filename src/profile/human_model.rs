@@ -13,11 +13,11 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// The shipped model's file, relative to `profiles/`.
-pub const FILE: &str = "human/model-v3.bin";
+pub const FILE: &str = "human/model-v4.bin";
 /// The name in the file's header and in the manifest.
 pub const NAME: &str = "human-model";
 
-const BYTES: &[u8] = include_bytes!("../../profiles/human/model-v3.bin");
+const BYTES: &[u8] = include_bytes!("../../profiles/human/model-v4.bin");
 
 /// The embedded file's bytes.
 pub fn builtin_bytes() -> &'static [u8] {

@@ -184,6 +184,35 @@ pub(super) fn run(
     }
 }
 
+/// Every legal move of `game`'s position searched once with the full window to `depth` (the root's
+/// check extension included), in move-generation order: the scores a MultiPV-all search of that one
+/// iteration finds, without its n(n+1)/2 root searches. Single-threaded, no tablebases, no time or
+/// node limits (like the first iteration of a search with `min_depth`, it always completes).
+pub(super) fn score_each(s: &mut Searcher, game: &Game, request: &Request, depth: i32) -> Vec<RootMove> {
+    let limits = &request.limits;
+    s.tt.new_search();
+    s.history.new_search();
+    let legal: Vec<Move> = game.pos().legal_moves().into_iter().collect();
+    let mut root = game.clone();
+    root.reset_depth();
+    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..request.eval.clone() };
+    let helper_nodes = AtomicU64::new(0);
+    let control = Control::default();
+    let time = TimeManager::new(&Limits::default(), Duration::ZERO);
+    let parts = (&root, &eval_cfg, &s.tt, &control, &helper_nodes);
+    let mut w = Worker::new(parts, &mut s.history, time, &legal, None, limits, false);
+    w.root_depth = depth;
+    w.node_limit = u64::MAX;
+    let in_check = w.game.pos().is_check();
+    w.evals[0] = if in_check { -INFINITY } else { w.corrected_eval(evaluate(w.game.pos(), w.eval_cfg)) };
+    for i in 0..legal.len() {
+        w.pv_idx = i;
+        let score = w.search_root_move(i, legal[i], -INFINITY, INFINITY, depth);
+        w.record_root_move(i, legal[i], score, -INFINITY, depth);
+    }
+    w.root_moves
+}
+
 /// The shared parts of a worker: root position, evaluation settings, hash table, stop flags and the
 /// helpers' node counter.
 type Shared<'a> = (&'a Game, &'a EvalConfig, &'a TranspositionTable, &'a Control, &'a AtomicU64);

@@ -251,6 +251,12 @@ impl Searcher {
 
     /// Silent analysis with the full evaluator and no tablebases (no `info` output), for the
     /// estimator, the oracles and tests.
+    /// Every legal move searched once with the full window to `depth`, in move-generation order
+    /// (see [`alphabeta::score_each`]): a MultiPV-all search of one iteration, much cheaper.
+    pub fn score_each(&mut self, game: &Game, request: &Request, depth: i32) -> Vec<RootMove> {
+        alphabeta::score_each(self, game, request, depth)
+    }
+
     pub fn analyse(&mut self, game: &Game, limits: &Limits) -> SearchResult {
         let request = Request::from(limits.clone());
         alphabeta::run(self, game, &request, &Control::default(), &mut Silent)

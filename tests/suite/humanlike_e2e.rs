@@ -227,10 +227,16 @@ fn sample_oracle_measure_end_to_end() {
     seeded("777", &m777);
     assert_eq!(std::fs::read_to_string(&moves).unwrap(), std::fs::read_to_string(&m777).unwrap());
     seeded("1", &m1);
-    seeded("2", &m2);
-    let (a, b): (Vec<serde_json::Value>, Vec<serde_json::Value>) = (read_jsonl(&m1).unwrap(), read_jsonl(&m2).unwrap());
+    let a: Vec<serde_json::Value> = read_jsonl(&m1).unwrap();
     assert_eq!(a.len(), eligible);
-    assert!(a.iter().zip(&b).any(|(x, y)| x["mv"] != y["mv"]), "seeds 1 and 2 chose the same moves everywhere");
+    // The v9 points choose sharply (the human move model weighs heavily), so on a small sample two
+    // seeds may agree everywhere; among the next few seeds one must differ somewhere.
+    let differs = ["2", "3", "4", "5"].iter().any(|seed| {
+        seeded(seed, &m2);
+        let b: Vec<serde_json::Value> = read_jsonl(&m2).unwrap();
+        a.iter().zip(&b).any(|(x, y)| x["mv"] != y["mv"])
+    });
+    assert!(differs, "seeds 1 to 5 chose the same moves everywhere");
 
     // Report writes the markdown tables (the charts are bench/plot.py's).
     let out_dir = dir.join("report");

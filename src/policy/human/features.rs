@@ -42,8 +42,9 @@ use crate::search::see::see_ge;
 use shakmaty::attacks::attacks;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
-/// Version of the feature definitions; a model file names the one it was trained with.
-pub const FEATURE_SET: u32 = 3;
+/// Version of the feature definitions; a model file names the one it was trained with (2: the look
+/// and our previous move; 3: the look crossed with the move; 4: the look scores each move once).
+pub const FEATURE_SET: u32 = 4;
 
 /// (name, size) of each family, in index order.
 pub const FAMILIES: [(&str, usize); FAMILY_COUNT] = [

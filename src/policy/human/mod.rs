@@ -20,7 +20,7 @@ pub mod features;
 pub use features::History;
 
 use crate::board::Game;
-use crate::search::{Control, Generation, Limits, Request, Searcher, Silent};
+use crate::search::{Generation, Limits, Request, Searcher};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move};
 use std::cell::RefCell;
@@ -43,8 +43,6 @@ pub fn decided(best: i32) -> bool {
 
 /// Depth of the look, the model's own shallow search (every root move scored).
 pub const LOOK_DEPTH: i32 = 1;
-/// Node cap of the look.
-pub const LOOK_NODES: u64 = 20_000;
 /// Hash of the look's own searcher (cleared before every look).
 pub const LOOK_HASH_MB: usize = 1;
 
@@ -53,23 +51,17 @@ thread_local! {
 }
 
 /// The look: the scores (cp, mover's view; mates as the search reports them) of `moves` in
-/// `game`'s position by a shallow search of the model's own — [`LOOK_DEPTH`], the newest search
-/// generation, the default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table of its own —
-/// so it depends on the position and its history only. A move the search did not score (none
+/// `game`'s position by a shallow search of the model's own — every legal move searched once with
+/// the full window to [`LOOK_DEPTH`] ([`Searcher::score_each`]), the newest search generation, the
+/// default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table of its own — so it depends on
+/// the position and its history only. A move the search did not score (none
 /// should be missing) gets the lowest score.
 pub fn look(game: &Game, moves: &[Move]) -> Vec<i32> {
-    let limits = Limits {
-        depth: Some(LOOK_DEPTH),
-        nodes: Some(LOOK_NODES),
-        multipv: usize::MAX,
-        min_depth: 1,
-        generation: Generation::LATEST,
-        ..Default::default()
-    };
+    let limits = Limits { generation: Generation::LATEST, ..Default::default() };
     let root = LOOK_SEARCHER.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();
-        s.search(game, &Request::from(limits), &Control::default(), &mut Silent).root_moves
+        s.score_each(game, &Request::from(limits), LOOK_DEPTH)
     });
     moves.iter().map(|m| root.iter().find(|r| r.mv == *m).map_or(-features::LOOK_CLAMP_CP, |r| r.score)).collect()
 }

@@ -221,10 +221,10 @@ enum ModelCmd {
     Train {
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
-        #[arg(long, default_value = "profiles/human/model-v3.bin")]
+        #[arg(long, default_value = "profiles/human/model-v4.bin")]
         out: PathBuf,
         /// Version written into the file's header.
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 4)]
         version: u32,
         #[arg(long, default_value_t = 5)]
         passes: usize,
@@ -256,7 +256,7 @@ enum ModelCmd {
     },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
-        #[arg(long, default_value = "profiles/human/model-v3.bin")]
+        #[arg(long, default_value = "profiles/human/model-v4.bin")]
         model: PathBuf,
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
