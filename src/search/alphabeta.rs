@@ -205,10 +205,10 @@ pub(super) fn score_each(s: &mut Searcher, game: &Game, request: &Request, depth
     w.node_limit = u64::MAX;
     let in_check = w.game.pos().is_check();
     w.evals[0] = if in_check { -INFINITY } else { w.corrected_eval(evaluate(w.game.pos(), w.eval_cfg)) };
-    for i in 0..legal.len() {
+    for (i, &mv) in legal.iter().enumerate() {
         w.pv_idx = i;
-        let score = w.search_root_move(i, legal[i], -INFINITY, INFINITY, depth);
-        w.record_root_move(i, legal[i], score, -INFINITY, depth);
+        let score = w.search_root_move(i, mv, -INFINITY, INFINITY, depth);
+        w.record_root_move(i, mv, score, -INFINITY, depth);
     }
     w.root_moves
 }
