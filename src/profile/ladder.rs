@@ -409,11 +409,10 @@ impl Ladder {
             if b.plateau_cp > a.plateau_cp {
                 return Err(at("plateau_cp must not increase"));
             }
-            // With the human move model the fit sets λ, β and the slip rate of a point jointly
-            // against its band's loss targets, so between two such points only the budget and the
-            // gate must be monotone.
+            // With the human move model the fit sets λ and β of a point jointly against its band's
+            // loss targets, so between two such points λ need not rise; slips must still fall.
             let modelled = a.beta.is_some() && b.beta.is_some();
-            if b.slip_p > a.slip_p && !modelled {
+            if b.slip_p > a.slip_p {
                 return Err(at("slip_p must not increase"));
             }
             if b.slip_min_cp > a.slip_min_cp || b.slip_max_cp > a.slip_max_cp {
