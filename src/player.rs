@@ -204,10 +204,7 @@ impl Player {
     pub fn describe(&self) -> String {
         let base = match &self.setting {
             Setting::Profile(p) => p.describe(),
-            Setting::Level(l) => {
-                let ladder = crate::profile::Ladder::builtin();
-                format!("{} (ladder v{} {})", l.describe(), ladder.version, &ladder.hash_hex()[..16])
-            }
+            Setting::Level(l) => format!("{} ({})", l.describe(), l.ladder),
         };
         if self.avatar.is_neutral() { base } else { format!("{base}; avatar {}", self.avatar.describe()) }
     }

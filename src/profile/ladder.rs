@@ -30,7 +30,7 @@ use crate::policy::ChoiceSettings;
 use crate::policy::human::HumanModel;
 use crate::policy::prior::MovePrior;
 use crate::search::Generation;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use super::profile::{ProfileError, file_hash_hex};
@@ -133,40 +133,48 @@ impl School {
 }
 
 /// One point of the ladder file.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LadderPoint {
     pub elo: i32,
     pub nodes: u64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<i32>,
     pub plateau_cp: i32,
     pub slip_p: f64,
     pub slip_min_cp: i32,
     pub slip_max_cp: i32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lambda: Option<f64>,
     /// Look deeper now and then: with probability `deep_p` (a seeded draw of its own per decision,
     /// tag `depth`) the point searches `deep_nodes` nodes without its depth cap instead of its
     /// usual budget. People sometimes see further than their usual horizon; 0 = never.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero_f64")]
     pub deep_p: f64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub deep_nodes: u64,
     /// Human move prior weights (see [`crate::policy::prior`]): a logit bonus per move feature,
     /// added to the Boltzmann choice. Between points it is interpolated linearly (absent = zeros).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior: Option<Vec<f64>>,
     /// Weight of the human move model in the choice: the Boltzmann logit of a move gains
     /// `beta · ln P_human(move | position, elo)` (the ladder's `human_model`). Interpolated linearly
     /// between points (absent = 0).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beta: Option<f64>,
     /// λ of a point with the model in a decided position (best score beyond
     /// ±[`crate::policy::human::DECIDED_CP`] or a mate), where the model is left out and the point
     /// chooses by value alone (absent = `lambda`). Interpolated geometrically between points.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_lambda: Option<f64>,
+}
+
+fn is_zero_f64(x: &f64) -> bool {
+    *x == 0.0
+}
+
+fn is_zero_u64(x: &u64) -> bool {
+    *x == 0
 }
 
 impl LadderPoint {
@@ -199,6 +207,8 @@ pub struct LevelSettings {
     pub prior: Option<MovePrior>,
     /// The human move model in the choice (None = not used).
     pub human: Option<HumanChoice>,
+    /// The ladder this level comes from ([`Ladder::tag`]).
+    pub ladder: String,
 }
 
 /// How a level uses the human move model: `beta · ln P_human(move | position, rating)` added to
@@ -258,7 +268,7 @@ impl LevelSettings {
 }
 
 /// The parsed, validated ladder.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ladder {
     pub name: String,
@@ -266,11 +276,11 @@ pub struct Ladder {
     pub description: String,
     pub tablebases_from_elo: i32,
     /// The search generation every point runs (absent = 1): the one the ladder was fitted on.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_generation: Option<u32>,
     /// The version of the human move model the points' `beta` was fitted with (the built-in model
     /// must be that version).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub human_model: Option<u32>,
     #[serde(rename = "point")]
     pub points: Vec<LadderPoint>,
@@ -323,6 +333,17 @@ impl Ladder {
         format!("ladder {} v{} blake3 {}", self.name, self.version, &self.hash[..self.hash.len().min(16)])
     }
 
+    /// The ladder as a ladder file (no comments), for a fit to write candidates and its result;
+    /// [`Ladder::parse`] of the text gives this ladder back.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a ladder serialises")
+    }
+
+    /// Short name for a level's report: `ladder vN <first 16 hex of the blake3>`.
+    pub fn tag(&self) -> String {
+        format!("ladder v{} {}", self.version, &self.hash[..self.hash.len().min(16)])
+    }
+
     /// Checks ranges and the monotonicity the interpolation relies on.
     pub fn validate(&self) -> Result<(), String> {
         if self.name.is_empty() || self.version < 1 {
@@ -334,7 +355,7 @@ impl Ladder {
         if let Some(g) = self.search_generation
             && Generation::from_number(g).is_none()
         {
-            return Err(format!("search_generation {g} is unknown (1..={})", Generation::LATEST.number()));
+            return Err(format!("search_generation {g} is unknown or retired (known: {})", Generation::known()));
         }
         if let Some(v) = self.human_model {
             let model = super::human_model::builtin()?;
@@ -539,10 +560,11 @@ impl Ladder {
             eval: school.eval_config(),
             school,
             tablebases: elo >= self.tablebases_from_elo,
-            generation: self.search_generation.and_then(Generation::from_number).unwrap_or_default(),
+            generation: self.search_generation.and_then(Generation::from_number).unwrap_or(Generation::FILE_DEFAULT),
             deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
             prior: prior.filter(|p| !p.is_zero()),
             human,
+            ladder: self.tag(),
         }
     }
 }

@@ -238,7 +238,7 @@ impl Profile {
 
     /// The search generation of this profile's budgeted searches (validated; absent = V1).
     pub fn generation(&self) -> Generation {
-        self.search.generation.and_then(Generation::from_number).unwrap_or_default()
+        self.search.generation.and_then(Generation::from_number).unwrap_or(Generation::FILE_DEFAULT)
     }
 
     /// Checks names, versions and ranges.
@@ -264,7 +264,7 @@ impl Profile {
         if let Some(g) = self.search.generation
             && Generation::from_number(g).is_none()
         {
-            return Err(format!("search.generation {g} is unknown (1..={})", Generation::LATEST.number()));
+            return Err(format!("search.generation {g} is unknown or retired (known: {})", Generation::known()));
         }
         self.choice.validate().map_err(|e| format!("choice: {e}"))?;
         match &self.knowledge.terms {

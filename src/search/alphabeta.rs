@@ -248,9 +248,9 @@ impl<'a> Worker<'a> {
             root_moves: legal.iter().map(|&mv| RootMove { mv, score: -INFINITY, pv: vec![mv], depth: 0 }).collect(),
             pv_idx: 0,
             tb,
-            cont_hist: limits.generation >= Generation::V2,
-            singular: limits.generation >= Generation::V3,
-            corrected: limits.generation >= Generation::V6,
+            cont_hist: limits.generation.is_newest(),
+            singular: limits.generation.is_newest(),
+            corrected: limits.generation.is_newest(),
             excluded: [None; MAX_PLY + 4],
             root_depth: 0,
         }

@@ -25,62 +25,62 @@ use tt::TranspositionTable;
 
 use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
 
-/// Which version of the search runs. Every node-budgeted setting (the ladder, the weak profiles)
-/// and every measuring instrument (the human-likeness and estimator oracles) was calibrated on one
-/// generation, and a search change would silently move all of them; so they keep the generation
-/// they were measured on, and improvements go into a new one that full-strength play uses. A
-/// frozen file names its generation (`search_generation`, absent = 1); `bench` prints the
-/// signature of each (see `ARCHITECTURE.md`).
+/// Which version of the search runs. Two are kept: the newest, which full-strength play, `bench`
+/// and every caller that does not say otherwise run, and generation 1, which the frozen settings
+/// calibrated on it still run until they are refitted (a file names its generation:
+/// `search_generation` of a ladder, `[search] generation` of a profile; absent = 1, see
+/// [`Generation::FILE_DEFAULT`]) and the internal oracle's caches and the estimator's model were
+/// made with ([`Generation::ORACLE`]). Generations 2-5 were steps between the two and are retired;
+/// a file naming one is refused. `bench` prints the signature of each (see `ARCHITECTURE.md`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Generation {
-    /// The search the ladder (v4-v6), the weak profiles and both oracles were measured on (bench
-    /// signature 815444).
-    #[default]
+    /// The first search (bench signature 815444): classic evaluation values, no continuation or
+    /// capture history, no singular extensions, no correction history, the clock shared over
+    /// `DEFAULT_MOVES_TO_GO` moves.
     V1,
-    /// V1 plus one- and two-ply continuation history in move ordering, LMR and history updates.
-    V2,
-    /// V2 plus singular extensions (none at plies beyond twice the iteration depth).
-    V3,
-    /// V3's search with the tuned evaluation values (`eval::ParamSet::Tuned`, fitted by
-    /// `sparring tune --values`); V1-V3 evaluate with the classic values.
-    V4,
-    /// V4's search and values with front-loaded time management: without `movestogo` the clock is
-    /// shared over `FRONT_LOADED_MOVES_TO_GO` moves instead of `DEFAULT_MOVES_TO_GO`, so the
-    /// opening and middlegame, where games against Stockfish are lost, get more time. Fixed-depth
-    /// and node-limited searches (and `bench`) are identical to V4's.
-    V5,
-    /// V5 plus a correction history (the static evaluation is corrected by how far searches of
-    /// positions with the same pawn structure have come out from it, per side to move) and a
-    /// capture history (captures ordered within the good and bad SEE classes by how often the
-    /// same piece capturing the same victim on the same square caused a cutoff), and history
-    /// bonuses that grow faster with depth (`History::bonus`).
+    /// The newest search (bench signature 1621899): continuation history (one and two plies) in
+    /// ordering, LMR and history updates; singular extensions; the tuned evaluation values
+    /// (`eval::ParamSet::Tuned`, `sparring tune --values`); a clock front-loaded over
+    /// `FRONT_LOADED_MOVES_TO_GO` moves without `movestogo`; a correction history of the static
+    /// evaluation by pawn structure; a capture history; history bonuses growing faster with depth.
+    #[default]
     V6,
 }
 
 impl Generation {
-    /// The newest generation: what full-strength play and `bench` run.
+    /// The newest generation: what full-strength play, `bench` and `Limits::default()` run.
     pub const LATEST: Generation = Generation::V6;
-    pub const ALL: [Generation; 6] =
-        [Generation::V1, Generation::V2, Generation::V3, Generation::V4, Generation::V5, Generation::V6];
+    pub const ALL: [Generation; 2] = [Generation::V1, Generation::V6];
+    /// The generation of a frozen file that names none (the files written before generations).
+    pub const FILE_DEFAULT: Generation = Generation::V1;
+    /// The generation the internal oracle searches with: its caches (`bench/humanlike/oracle.jsonl`)
+    /// and the estimator's model were made with it.
+    pub const ORACLE: Generation = Generation::V1;
 
     pub fn number(self) -> u32 {
         match self {
             Generation::V1 => 1,
-            Generation::V2 => 2,
-            Generation::V3 => 3,
-            Generation::V4 => 4,
-            Generation::V5 => 5,
             Generation::V6 => 6,
         }
     }
 
+    /// Whether this is the newest search (every improvement over generation 1 on).
+    pub fn is_newest(self) -> bool {
+        self == Generation::V6
+    }
+
     /// The evaluation values this generation searches with (whatever the configuration says).
     pub fn eval_params(self) -> crate::eval::ParamSet {
-        if self >= Generation::V4 { crate::eval::ParamSet::Tuned } else { crate::eval::ParamSet::Classic }
+        if self.is_newest() { crate::eval::ParamSet::Tuned } else { crate::eval::ParamSet::Classic }
     }
 
     pub fn from_number(n: u32) -> Option<Generation> {
         Generation::ALL.into_iter().find(|g| g.number() == n)
+    }
+
+    /// The numbers a file or a command line may give, for messages.
+    pub fn known() -> String {
+        Generation::ALL.iter().map(|g| g.number().to_string()).collect::<Vec<_>>().join(" or ")
     }
 }
 
@@ -103,7 +103,7 @@ pub struct Limits {
     /// The node limit is not enforced before this depth is complete (for every MultiPV line), so a
     /// small budget still scores every root move. `stop` and time limits still apply. 0 = off.
     pub min_depth: i32,
-    /// Which search runs (default: the frozen V1; full-strength play asks for `Generation::LATEST`).
+    /// Which search runs (default: the newest; frozen settings and the internal oracle name theirs).
     pub generation: Generation,
     /// Search threads (Lazy SMP; 0 and 1 both mean one). Only searches without a node limit and with
     /// one PV line use helpers, so every node-budgeted (weak, reproducible) search stays single-threaded.

@@ -24,7 +24,7 @@ impl TimeManager {
         if let Some(time) = limits.time {
             let avail = time.saturating_sub(overhead).max(MIN_TIME_BUDGET);
             let default_mtg =
-                if limits.generation >= super::Generation::V5 { FRONT_LOADED_MOVES_TO_GO } else { DEFAULT_MOVES_TO_GO };
+                if limits.generation.is_newest() { FRONT_LOADED_MOVES_TO_GO } else { DEFAULT_MOVES_TO_GO };
             let mtg = limits.movestogo.unwrap_or(default_mtg).clamp(1, MAX_MOVES_TO_GO);
             let share = avail / mtg + limits.inc * INCREMENT_PERCENT / 100;
             let cap = avail * MAX_TIME_FRACTION / 100;
@@ -78,21 +78,19 @@ mod tests {
     }
 
     #[test]
-    fn older_generations_share_the_clock_over_thirty_moves() {
+    fn generation_1_shares_the_clock_over_thirty_moves() {
         // 9 970 ms / 30 + 75 ms.
-        for g in [Generation::V1, Generation::V4] {
-            assert_eq!(soft_ms(&limits(g, None)), 407, "{g:?}");
-        }
+        assert_eq!(soft_ms(&limits(Generation::V1, None)), 407);
     }
 
     #[test]
-    fn generation_5_front_loads_without_movestogo() {
+    fn the_newest_generation_front_loads_without_movestogo() {
         // 9 970 ms / 16 + 75 ms.
-        assert_eq!(soft_ms(&limits(Generation::V5, None)), 698);
-        let tm = TimeManager::new(&limits(Generation::V5, None), Duration::from_millis(30));
+        assert_eq!(soft_ms(&limits(Generation::LATEST, None)), 698);
+        let tm = TimeManager::new(&limits(Generation::LATEST, None), Duration::from_millis(30));
         assert_eq!(tm.hard.unwrap().as_millis(), 4 * 698);
         // An explicit movestogo is honoured the same way by every generation.
-        assert_eq!(soft_ms(&limits(Generation::V5, Some(10))), soft_ms(&limits(Generation::V1, Some(10))));
+        assert_eq!(soft_ms(&limits(Generation::LATEST, Some(10))), soft_ms(&limits(Generation::V1, Some(10))));
     }
 
     #[test]
@@ -104,7 +102,8 @@ mod tests {
 
     #[test]
     fn movetime_is_exact_less_overhead() {
-        let l = Limits { movetime: Some(Duration::from_millis(500)), generation: Generation::V5, ..Default::default() };
+        let l =
+            Limits { movetime: Some(Duration::from_millis(500)), generation: Generation::LATEST, ..Default::default() };
         let tm = TimeManager::new(&l, Duration::from_millis(30));
         assert_eq!((tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis()), (470, 470));
     }

@@ -12,7 +12,7 @@ use super::process::{EngineProcess, Fault, Spawn};
 use super::scored::{OracleMove, OraclePosition, SampledPosition, append_jsonl, cached_keys, open_append};
 use crate::board::{Game, notation, parse_fen};
 use crate::score::{Score, from_mate_moves};
-use crate::search::{Limits, Searcher};
+use crate::search::{Generation, Limits, Searcher};
 use crate::tools::info::Info;
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
 use std::path::Path;
@@ -122,7 +122,8 @@ pub fn internal_fingerprint() -> String {
             continue;
         };
         let mut s = Searcher::new(1);
-        let r = s.analyse(&Game::new(pos), &Limits { depth: Some(5), ..Default::default() });
+        let r = s
+            .analyse(&Game::new(pos), &Limits { depth: Some(5), generation: Generation::ORACLE, ..Default::default() });
         let best = r.best.map(notation::uci).unwrap_or_default();
         h.update(format!("{} {} {best};", r.nodes, r.score).as_bytes());
     }
@@ -148,8 +149,8 @@ impl Oracle for InternalOracle {
     fn evaluate(&mut self, root: &Chess, moves: &[Move], budget: Budget) -> Result<Eval, String> {
         let game = Game::with_moves(root.clone(), moves);
         let limits = match budget {
-            Budget::Depth(d) => Limits { depth: Some(d), ..Default::default() },
-            Budget::Nodes(n) => Limits { nodes: Some(n), ..Default::default() },
+            Budget::Depth(d) => Limits { depth: Some(d), generation: Generation::ORACLE, ..Default::default() },
+            Budget::Nodes(n) => Limits { nodes: Some(n), generation: Generation::ORACLE, ..Default::default() },
         };
         let r = self.searcher.analyse(&game, &limits);
         Ok(Eval { score: r.score, best: r.best })
@@ -161,7 +162,8 @@ impl InternalOracle {
     /// best first (ties by move text).
     pub fn score_all(&mut self, pos: &Chess, depth: i32) -> Result<Vec<OracleMove>, String> {
         self.searcher.clear();
-        let limits = Limits { depth: Some(depth), multipv: usize::MAX, ..Default::default() };
+        let limits =
+            Limits { depth: Some(depth), multipv: usize::MAX, generation: Generation::ORACLE, ..Default::default() };
         let r = self.searcher.analyse(&Game::new(pos.clone()), &limits);
         let mut moves: Vec<OracleMove> = r
             .root_moves

@@ -97,6 +97,8 @@ struct Strength {
     /// A human move model loaded with `Human Model File` in place of the built-in one (None =
     /// built-in).
     human_model: Option<Arc<crate::policy::human::HumanModel>>,
+    /// A ladder loaded with `Ladder File` in place of the built-in one (None = built-in).
+    ladder: Option<Arc<Ladder>>,
     /// A strength option changed since the setting was last reported: GUIs send several
     /// (`UCI_LimitStrength` before `UCI_Elo`), so the setting is reported once they have settled,
     /// at the next `isready` or `go`.
@@ -107,7 +109,7 @@ struct Strength {
 
 impl Strength {
     fn player(&self) -> Player {
-        let ladder = Ladder::builtin();
+        let ladder = self.ladder.as_deref().cloned().unwrap_or_else(Ladder::builtin);
         let with_model = |mut l: crate::profile::LevelSettings| {
             if let (Some(h), Some(m)) = (&mut l.human, &self.human_model) {
                 h.model = m.clone();
@@ -160,6 +162,7 @@ impl Engine {
                 avatar: Avatar::neutral(),
                 avatar_file: String::new(),
                 human_model: None,
+                ladder: None,
                 changed: false,
                 seed_reported: false,
             },
@@ -288,6 +291,7 @@ impl Engine {
             }
             ("Avatar File", Value::Str(path)) => self.set_avatar(&path),
             ("Human Model File", Value::Str(path)) => self.set_human_model(&path),
+            ("Ladder File", Value::Str(path)) => self.set_ladder(&path),
             ("SyzygyProbeLimit", Value::Int(n)) => {
                 self.tb_probe_limit = n as usize;
                 if let Some(tb) = &self.tablebases {
@@ -370,6 +374,36 @@ impl Engine {
                 let kept =
                     self.strength.human_model.as_ref().map_or("the built-in model".to_string(), |m| m.describe());
                 self.out.info_string(&format!("Human Model File rejected: {e}; {kept} stays in use"));
+            }
+        }
+    }
+
+    /// Loads a ladder file in place of the built-in one (for recalibration: `sparring humanlike
+    /// model fit` plays candidate ladders against each other this way); a file that cannot be read
+    /// or is not a valid ladder is refused with the reason and the ladder in use stays. Empty = the
+    /// built-in ladder.
+    fn set_ladder(&mut self, path: &str) {
+        let path = path.trim();
+        if path.is_empty() {
+            self.strength.ladder = None;
+            self.strength.changed = true;
+            self.out.info_string("Ladder File: cleared; the built-in ladder is used");
+            return;
+        }
+        let loaded = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Ladder::parse(&text).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(l) => {
+                self.out.info_string(&format!("Ladder File: loaded {path}: {}", l.tag()));
+                self.strength.ladder = Some(Arc::new(l));
+                self.strength.changed = true;
+            }
+            Err(e) => {
+                let kept = self.strength.ladder.as_ref().map_or_else(|| Ladder::builtin().tag(), |l| l.tag());
+                // One line: a TOML error spans several.
+                let e = e.split_whitespace().collect::<Vec<_>>().join(" ");
+                self.out.info_string(&format!("Ladder File rejected: {path}: {e}; {kept} stays in use"));
             }
         }
     }

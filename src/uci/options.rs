@@ -95,6 +95,7 @@ pub fn all_options() -> Vec<Opt> {
         Opt { name: "Seed", kind: Kind::Spin { default: 0, min: 0, max: crate::seed::MAX_SEED_OPTION as i64 } },
         Opt { name: "Avatar File", kind: Kind::Str { default: String::new() } },
         Opt { name: "Human Model File", kind: Kind::Str { default: String::new() } },
+        Opt { name: "Ladder File", kind: Kind::Str { default: String::new() } },
     ]);
     v
 }

@@ -44,8 +44,8 @@ fn params_with_the_classic_weights_evaluate_as_the_classic_set() {
 #[test]
 fn generations_pick_their_values() {
     assert_eq!(Generation::V1.eval_params(), ParamSet::Classic);
-    assert_eq!(Generation::V3.eval_params(), ParamSet::Classic);
-    assert_eq!(Generation::V4.eval_params(), ParamSet::Tuned);
+    assert_eq!(Generation::V6.eval_params(), ParamSet::Tuned);
+    assert_eq!(Generation::LATEST.eval_params(), ParamSet::Tuned);
     // The tuned file parses, differs from the classic values and keeps the pieces in order.
     let t = &TUNED.w;
     assert_ne!(*t, CLASSIC_WEIGHTS);

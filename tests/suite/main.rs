@@ -26,6 +26,7 @@ mod human_model;
 mod humanlike_e2e;
 mod humanlike_stats;
 mod ladder_deep;
+mod ladder_file;
 mod perft;
 mod policy_choose;
 mod policy_prior;

@@ -39,16 +39,23 @@ fn newest_generation_is_the_default_and_differs() {
     assert_ne!(stdout.split_whitespace().next(), old.split_whitespace().next(), "generations search alike");
 }
 
-/// Generation 5 changes only how a clock is shared out, so with a fixed depth it searches the very
-/// tree generation 4 does.
+/// The default search is the newest one: a caller that says nothing gets no old search.
 #[test]
-fn generation_5_searches_like_generation_4_at_fixed_depth() {
-    let nodes = |g: &str| {
-        let (code, stdout, stderr) = bench(&["8", "--generation", g]);
-        assert_eq!(code, 0, "{stderr}");
-        stdout.split_whitespace().next().map(str::to_owned)
-    };
-    assert_eq!(nodes("5"), nodes("4"));
+fn default_limits_run_the_newest_search() {
+    assert_eq!(sparring::search::Limits::default().generation, Generation::LATEST);
+    assert_eq!(Generation::default(), Generation::LATEST);
+}
+
+/// Generations 2-5 are retired: only 1 (frozen settings, the internal oracle) and the newest exist.
+#[test]
+fn retired_generations_are_refused() {
+    assert_eq!(Generation::ALL.map(Generation::number), [1, Generation::LATEST.number()]);
+    for g in 2..=5 {
+        assert_eq!(Generation::from_number(g), None, "{g}");
+        let (code, _, stderr) = bench(&["2", "--generation", &g.to_string()]);
+        assert_ne!(code, 0, "bench --generation {g} ran");
+        assert!(stderr.contains("retired") || stderr.contains("invalid value"), "{stderr}");
+    }
 }
 
 #[test]
@@ -75,17 +82,19 @@ fn calibrated_settings_run_generation_1() {
 #[test]
 fn files_name_only_known_generations() {
     let head = "name = \"t\"\nversion = 1\ndescription = \"d\"\nkind = \"search\"\n";
-    let p = Profile::parse(&format!("{head}[search]\nnodes = 10\ngeneration = 2\n")).unwrap();
-    assert_eq!(p.generation(), Generation::V2);
-    for g in [0, Generation::LATEST.number() + 1, 17] {
+    let p = Profile::parse(&format!("{head}[search]\nnodes = 10\ngeneration = 6\n")).unwrap();
+    assert_eq!(p.generation(), Generation::V6);
+    for g in [0, 2, 3, 4, 5, Generation::LATEST.number() + 1, 17] {
         let text = format!("{head}[search]\nnodes = 10\ngeneration = {g}\n");
         assert!(Profile::parse(&text).is_err(), "accepted:\n{text}");
     }
     let ladder = "name = \"l\"\nversion = 1\ndescription = \"d\"\ntablebases_from_elo = 2000\n\
                   [[point]]\nelo = 1000\nnodes = 100\nplateau_cp = 0\nslip_p = 0.1\nslip_min_cp = 50\nslip_max_cp = 300\n";
     assert_eq!(Ladder::parse(ladder).unwrap().at(1000).generation, Generation::V1);
-    let v2 = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 2\n");
-    assert_eq!(Ladder::parse(&v2).unwrap().at(1000).generation, Generation::V2);
+    let v6 = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 6\n");
+    assert_eq!(Ladder::parse(&v6).unwrap().at(1000).generation, Generation::V6);
+    let retired = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 3\n");
+    assert!(Ladder::parse(&retired).unwrap_err().to_string().contains("retired"));
     let bad = ladder.replace("tablebases_from_elo = 2000\n", "tablebases_from_elo = 2000\nsearch_generation = 9\n");
     assert!(Ladder::parse(&bad).is_err());
 }

@@ -20,6 +20,7 @@ pub mod prior_fit;
 pub mod report;
 pub mod sample;
 pub mod stats;
+pub mod steps;
 pub mod types;
 
 pub use stats::{BandStats, ks_distance, measure_with};
@@ -200,6 +201,26 @@ enum Cmd {
         #[arg(long, requires = "pgn")]
         test_part: bool,
     },
+    /// Self-play steps between neighbouring ladder points (resumable CSV: higher,lower,gap,games,score,...).
+    Steps {
+        /// The ladder file (default: the built-in one, written out first).
+        #[arg(long)]
+        ladder: Option<PathBuf>,
+        /// The points, ascending (default: every point of the ladder).
+        #[arg(long, num_args = 0..)]
+        points: Vec<i32>,
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        #[arg(long, default_value = "../shared/data/openings/8moves_v3.pgn")]
+        openings: PathBuf,
+        #[arg(long, default_value = "bench/results/ladder-steps.csv")]
+        out: PathBuf,
+        /// Keep each step's games here (step-H-vs-L.pgn).
+        #[arg(long)]
+        pgn_dir: Option<PathBuf>,
+    },
     /// Train or evaluate the human move model (`src/policy/human/`).
     Model {
         #[command(subcommand)]
@@ -253,6 +274,23 @@ enum ModelCmd {
         jobs: usize,
         #[arg(long, default_value = "bench/results/humanlike-model-fit.csv")]
         csv_out: PathBuf,
+        /// Write the fitted ladder (the input with the fitted points' lambda, beta, slip_p) here.
+        #[arg(long)]
+        ladder_out: Option<PathBuf>,
+        /// Version written into --ladder-out (default: the input's).
+        #[arg(long)]
+        version: Option<u32>,
+        /// Self-play half: games per candidate against the fitted point below (0 = off).
+        #[arg(long, default_value_t = 0)]
+        step_games: usize,
+        /// Games played at once in the self-play matches.
+        #[arg(long, default_value_t = 1)]
+        step_concurrency: usize,
+        #[arg(long, default_value = "../shared/data/openings/8moves_v3.pgn")]
+        openings: PathBuf,
+        /// Candidate ladders and step games go here.
+        #[arg(long, default_value = "target/ladder-fit")]
+        work: PathBuf,
     },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
@@ -410,8 +448,73 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             model::run_train(&pgn, &out, version, &cfg)?;
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Model { cmd: ModelCmd::Fit { oracle, ladder, pgn, points, jobs, csv_out } } => {
-            model_fit::run(&oracle, &ladder, &pgn, &parse_points(&points)?, jobs.max(1), &csv_out)?;
+        Cmd::Steps { ladder, points, games, concurrency, openings, out, pgn_dir } => {
+            let path = match ladder {
+                Some(p) => p,
+                None => {
+                    let p = std::env::temp_dir().join(format!("sparring-ladder-{}.toml", std::process::id()));
+                    std::fs::write(&p, crate::profile::Ladder::builtin_text())
+                        .map_err(|e| format!("{}: {e}", p.display()))?;
+                    p
+                }
+            };
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let l = crate::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let points = if points.is_empty() { l.points.iter().map(|p| p.elo).collect() } else { points };
+            let cfg = steps::StepConfig {
+                engine: std::env::current_exe().map_err(|e| format!("this binary: {e}"))?,
+                openings,
+                games,
+                concurrency: concurrency.max(1),
+                srand: steps::STEP_SRAND,
+                pgn_out: pgn_dir,
+            };
+            eprintln!("steps of {} ({}), {games} games each", path.display(), l.tag());
+            steps::run(&path, &points, &cfg, &out)?;
+            println!("{}", std::fs::read_to_string(&out).unwrap_or_default());
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model {
+            cmd:
+                ModelCmd::Fit {
+                    oracle,
+                    ladder,
+                    pgn,
+                    points,
+                    jobs,
+                    csv_out,
+                    ladder_out,
+                    version,
+                    step_games,
+                    step_concurrency,
+                    openings,
+                    work,
+                },
+        } => {
+            let steps = (step_games > 0)
+                .then(|| -> Result<steps::StepConfig, String> {
+                    Ok(steps::StepConfig {
+                        engine: std::env::current_exe().map_err(|e| format!("this binary: {e}"))?,
+                        openings: openings.clone(),
+                        games: step_games,
+                        concurrency: step_concurrency.max(1),
+                        srand: steps::STEP_SRAND,
+                        pgn_out: None,
+                    })
+                })
+                .transpose()?;
+            model_fit::run(&model_fit::FitArgs {
+                oracle: &oracle,
+                ladder: &ladder,
+                pgn: &pgn,
+                pairs: parse_points(&points)?,
+                jobs: jobs.max(1),
+                csv_out: &csv_out,
+                ladder_out: ladder_out.as_deref(),
+                version,
+                steps,
+                work: &work,
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Model { cmd: ModelCmd::Eval { model: path, pgn, oracle, jobs, out } } => {

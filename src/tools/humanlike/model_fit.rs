@@ -7,16 +7,29 @@
 //! gets its oracle loss and its model log-probability. The choice is then a model with no
 //! randomness left in it, so the expected rate of playing the human's move, the expected mean loss
 //! and the Kolmogorov–Smirnov distance of the expected loss distribution to the humans' follow
-//! exactly. A grid over λ (a factor of the point's), β and the slip rate (a factor of the point's)
-//! is scored on the fit and validation parts' games; the setting kept is the one with the highest
-//! expected match among those comfortably inside the acceptance limits (`humanlike fit`'s
-//! `COMFORT`), or the one nearest to them when none is. Points are fitted in Elo order and a
-//! point's slip rate may not exceed the one fitted below it (slips fall with Elo, as the ladder's
-//! validation requires; without it the fit traded λ for slips and 1100 lost to 900 in self-play). The test part's games are the held-out
-//! report, next to the point as it is (β = 0).
+//! exactly.
+//!
+//! **The objective** (issue 23: both halves on one scale). A setting (λ, β, slip rate) from the
+//! grid [`LAMBDAS`] × [`BETAS`] × [`SLIPS`] is *per-move feasible* when, on the fit and
+//! validation parts' games, its mean loss is within `COMFORT`·[`MEAN_TOLERANCE`] of the humans'
+//! and its KS within `COMFORT`·[`KS_TOLERANCE`] (the slack keeps the held-out part inside the
+//! limits). Points are fitted in Elo order, a point's slip rate at most the one below it. Without
+//! self-play the feasible setting with the highest expected match is kept (none feasible: the one
+//! nearest the limits). With `--step-games N` the lowest point fitted has no point below to play,
+//! so it takes the weakest feasible setting (the highest expected mean loss the limits allow),
+//! which leaves the points above the most room to be stronger; for the others the feasible
+//! settings are reduced to one per λ
+//! (the best match at that λ; larger λ plays stronger at the same per-move loss), and the point
+//! plays the fitted point below it N games for candidates chosen by bisection over λ, starting
+//! from the best match: a score below the step range ([`steps::step_range`], the Elo formula's
+//! expectation ± [`steps::STEP_TOLERANCE`]) moves to larger λ, above it to smaller. The first
+//! candidate inside the range is kept; if none is, the one nearest the expectation. The per-move
+//! limits are never traded for the step: a step that the feasible set cannot reach is reported
+//! as missed. The test part's games are the held-out report, next to the point as it is in the ladder given.
 
 use super::fit::{COMFORT, KS_TOLERANCE, MEAN_TOLERANCE};
 use super::model::{Part, part_of, replay};
+use super::steps;
 use super::types::{LOSS_CAP, OraclePosition};
 use crate::board::notation::uci as uci_of;
 use crate::player::{MoveRequest, Player, Setting, WEAK_HASH_MB};
@@ -28,12 +41,14 @@ use shakmaty::Move;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Factors of the point's λ tried.
-pub const LAMBDA_FACTORS: [f64; 11] = [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.65, 1.0, 1.5, 2.2];
+/// λ values tried (per pawn of the search's score).
+pub const LAMBDAS: [f64; 16] = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0];
 /// β values tried.
 pub const BETAS: [f64; 16] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 12.0, 20.0];
-/// Factors of the point's slip rate tried.
-pub const SLIP_FACTORS: [f64; 8] = [3.0, 2.0, 1.5, 1.0, 0.75, 0.5, 0.25, 0.0];
+/// Slip rates tried (each at most the fitted rate of the point below).
+pub const SLIPS: [f64; 14] = [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.10, 0.12, 0.15, 0.18, 0.22, 0.26];
+/// Most self-play candidates tried for one point.
+pub const MAX_STEP_TRIES: usize = 4;
 /// Seed of the searches' deeper-look draws.
 pub const MODEL_FIT_SEED: u64 = super::fit::FIT_SEED;
 
@@ -83,6 +98,24 @@ pub struct PointFit {
     pub elo: i32,
     pub chosen: Setting3,
     pub rows: Vec<(String, &'static str, Setting3, Expected)>,
+    /// The per-move feasible settings, one per λ (the best expected match at that λ), by λ.
+    pub frontier: Vec<(Setting3, Expected)>,
+    /// The weakest per-move feasible setting (highest expected mean loss on the fit part).
+    pub weakest: Option<Setting3>,
+    /// The fit part's and the held-out (test part) decisions, to report a setting chosen later.
+    fit: Vec<Decision>,
+    test: Vec<Decision>,
+}
+
+impl PointFit {
+    /// What a setting is expected to do on the held-out part.
+    pub fn held_out(&self, s: &Setting3) -> Expected {
+        expected(&self.test.iter().collect::<Vec<_>>(), s)
+    }
+    /// What a setting is expected to do on the fit part.
+    pub fn fit_expected(&self, s: &Setting3) -> Expected {
+        expected(&self.fit.iter().collect::<Vec<_>>(), s)
+    }
 }
 
 /// The band's positions the fit may use: eligible, mover not a computer account, replayable.
@@ -238,6 +271,7 @@ pub fn fit_point(
     let level = ladder.at(elo);
     let base_lambda = level.choice.lambda.ok_or_else(|| format!("point {elo} has no lambda"))?;
     let base_slip = level.choice.slip_p;
+    let base_beta = level.human.as_ref().map_or(0.0, |h| h.beta);
     // The model is asked about the point's Elo whatever the ladder's beta is.
     let mut level = level;
     level.prior = None;
@@ -265,19 +299,22 @@ pub fn fit_point(
     if fit.len() < 100 || test.is_empty() {
         return Err(format!("band {band}: only {} fit decisions (need 100) and {} test", fit.len(), test.len()));
     }
-    let now = Setting3 { lambda: base_lambda, beta: 0.0, slip_p: base_slip };
+    let now = Setting3 { lambda: base_lambda, beta: base_beta, slip_p: base_slip };
     let mut rows = vec![
         ("as is".to_string(), "fit", now, expected(&fit, &now)),
         ("as is".to_string(), "test", now, expected(&test, &now)),
     ];
     let mut best: Option<(Setting3, Expected)> = None;
-    for lf in LAMBDA_FACTORS {
+    let mut frontier: Vec<(Setting3, Expected)> = Vec::new();
+    let mut weakest: Option<(Setting3, Expected)> = None;
+    for lambda in LAMBDAS {
+        let mut at_lambda: Option<(Setting3, Expected)> = None;
         for beta in BETAS {
-            for sf in SLIP_FACTORS {
-                let s = Setting3 { lambda: base_lambda * lf, beta, slip_p: base_slip * sf };
-                if s.slip_p > max_slip + 1e-12 {
+            for slip_p in SLIPS {
+                if slip_p > max_slip + 1e-12 {
                     continue;
                 }
+                let s = Setting3 { lambda, beta, slip_p };
                 let e = expected(&fit, &s);
                 let better = match &best {
                     None => true,
@@ -289,8 +326,15 @@ pub fn fit_point(
                 if better {
                     best = Some((s, e));
                 }
+                if e.cost() <= COMFORT && at_lambda.as_ref().is_none_or(|(_, b)| e.match_rate > b.match_rate) {
+                    at_lambda = Some((s, e));
+                }
+                if e.cost() <= COMFORT && weakest.as_ref().is_none_or(|(_, w)| e.mean > w.mean) {
+                    weakest = Some((s, e));
+                }
             }
         }
+        frontier.extend(at_lambda);
     }
     let (chosen, e) = best.expect("a grid");
     rows.push(("with model".to_string(), "fit", chosen, e));
@@ -298,43 +342,180 @@ pub fn fit_point(
     // The model's own top-1 (β alone, λ → 0) on the same decisions, for the report.
     let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0 };
     rows.push(("model alone".to_string(), "test", alone, expected(&test, &alone)));
-    Ok(PointFit { band, elo, chosen, rows })
+    let (test, fit): (Vec<Decision>, Vec<Decision>) = ds.into_iter().partition(|d| d.test);
+    Ok(PointFit { band, elo, chosen, rows, frontier, weakest: weakest.map(|(s, _)| s), fit, test })
 }
 
-/// The command: fits every BAND:ELO pair, prints the ladder lines, writes a CSV.
-pub fn run(
-    oracle: &Path,
-    ladder_path: &Path,
-    pgn: &Path,
-    pairs: &[(u32, i32)],
-    jobs: usize,
-    csv_out: &Path,
-) -> Result<(), String> {
-    let text = std::fs::read_to_string(ladder_path).map_err(|e| format!("{}: {e}", ladder_path.display()))?;
+/// What `model fit` is asked to do.
+pub struct FitArgs<'a> {
+    pub oracle: &'a Path,
+    pub ladder: &'a Path,
+    pub pgn: &'a Path,
+    pub pairs: Vec<(u32, i32)>,
+    pub jobs: usize,
+    pub csv_out: &'a Path,
+    /// Write the fitted ladder here (the input ladder with the fitted points' λ, β and slip rate;
+    /// `version` replaces its version).
+    pub ladder_out: Option<&'a Path>,
+    pub version: Option<u32>,
+    /// Self-play: games per candidate against the point below (None: per-move half only).
+    pub steps: Option<steps::StepConfig>,
+    /// Where candidate ladders and the steps CSV go.
+    pub work: &'a Path,
+}
+
+/// One self-play trial of the fit.
+struct Trial {
+    index: usize,
+    result: steps::StepResult,
+}
+
+/// The ladder `base` with the point at `elo` set to `s`, cut above it (the points above are not
+/// fitted yet, and a match only needs the two below).
+fn with_point(base: &Ladder, elo: i32, s: &Setting3, keep_above: bool) -> Result<Ladder, String> {
+    let mut l = base.clone();
+    let p = l.points.iter_mut().find(|p| p.elo == elo).ok_or_else(|| format!("the ladder has no point {elo}"))?;
+    p.lambda = Some(round_to(s.lambda, 4));
+    p.beta = Some(round_to(s.beta, 4));
+    p.slip_p = round_to(s.slip_p, 5);
+    if keep_above {
+        // Slips must fall with Elo: a point above that is not fitted yet is held to this rate.
+        for p in l.points.iter_mut().filter(|p| p.elo > elo) {
+            p.slip_p = p.slip_p.min(round_to(s.slip_p, 5));
+        }
+    } else {
+        l.points.retain(|p| p.elo <= elo);
+    }
+    Ladder::parse(&l.to_toml()).map_err(|e| format!("candidate ladder for {elo}: {e}"))
+}
+
+fn round_to(x: f64, decimals: i32) -> f64 {
+    let k = 10f64.powi(decimals);
+    (x * k).round() / k
+}
+
+/// Chooses among the point's per-move feasible settings by self-play against `lower` (fitted,
+/// in `fitted`): bisection over λ from the best expected match (see the module documentation).
+fn choose_by_steps(
+    fitted: &Ladder,
+    f: &PointFit,
+    lower: i32,
+    cfg: &steps::StepConfig,
+    work: &Path,
+    log: &mut String,
+) -> Result<Option<Setting3>, String> {
+    let n = f.frontier.len();
+    if n == 0 {
+        return Ok(None);
+    }
+    let gap = f.elo - lower;
+    let (lo_score, hi_score) = steps::step_range(gap);
+    let target = steps::expected_score(gap);
+    let start =
+        (0..n).max_by(|&a, &b| f.frontier[a].1.match_rate.total_cmp(&f.frontier[b].1.match_rate)).expect("non-empty");
+    let (mut lo_i, mut hi_i) = (0usize, n - 1);
+    let mut i = start;
+    let mut trials: Vec<Trial> = Vec::new();
+    for _ in 0..MAX_STEP_TRIES {
+        let s = f.frontier[i].0;
+        let cand = with_point(fitted, f.elo, &s, false)?;
+        let path = work.join(format!("candidate-{}-{}.toml", f.elo, trials.len()));
+        std::fs::write(&path, cand.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+        let t0 = std::time::Instant::now();
+        let result = steps::play_step(&path, f.elo, lower, cfg)?;
+        let line = format!(
+            "  step {} vs {lower}: lambda {:.2} beta {:.2} slip {:.3} (match {:.4}): {} games {:.1} % ± {:.1} [{:.0} s]",
+            f.elo,
+            s.lambda,
+            s.beta,
+            s.slip_p,
+            f.frontier[i].1.match_rate,
+            result.games,
+            result.score,
+            result.error95,
+            t0.elapsed().as_secs_f64()
+        );
+        eprintln!("{line}");
+        log.push_str(&line);
+        log.push('\n');
+        trials.push(Trial { index: i, result });
+        if (lo_score..=hi_score).contains(&result.score) {
+            break;
+        }
+        if result.score < lo_score {
+            lo_i = i + 1;
+        } else if i == 0 {
+            break;
+        } else {
+            hi_i = i - 1;
+        }
+        if lo_i > hi_i || lo_i >= n {
+            break;
+        }
+        let next = (lo_i + hi_i) / 2;
+        if trials.iter().any(|t| t.index == next) {
+            break;
+        }
+        i = next;
+    }
+    let inside: Vec<&Trial> = trials.iter().filter(|t| (lo_score..=hi_score).contains(&t.result.score)).collect();
+    let pick = if let Some(t) =
+        inside.iter().max_by(|a, b| f.frontier[a.index].1.match_rate.total_cmp(&f.frontier[b.index].1.match_rate))
+    {
+        t
+    } else {
+        trials
+            .iter()
+            .min_by(|a, b| (a.result.score - target).abs().total_cmp(&(b.result.score - target).abs()))
+            .expect("one trial")
+    };
+    Ok(Some(f.frontier[pick.index].0))
+}
+
+/// The command: fits every BAND:ELO pair, prints the ladder lines, writes a CSV (and, when asked,
+/// the fitted ladder).
+// Long: one pass over the points in Elo order, with its report.
+pub fn run(args: &FitArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(args.ladder).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
     let ladder = Ladder::parse(&text).map_err(|e| e.to_string())?;
-    let games = crate::tools::games::read_games(pgn)?;
-    let all = super::types::load_oracle(oracle)?;
+    let games = crate::tools::games::read_games(args.pgn)?;
+    let all = super::types::load_oracle(args.oracle)?;
     let eligible = super::stats::eligible(&all, None);
+    std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
     let mut csv = String::from(
         "band,elo,model,set,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n",
     );
     let mut out = String::new();
-    let mut pairs = pairs.to_vec();
+    let mut pairs = args.pairs.clone();
     pairs.sort_by_key(|&(_, elo)| elo);
     let mut max_slip = 1.0;
+    let mut fitted = ladder.clone();
+    let mut below: Option<i32> = None;
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let f = fit_point(&ladder, (band, elo), &positions, &games, max_slip, jobs)?;
-        max_slip = f.chosen.slip_p;
+        let mut f = fit_point(&fitted, (band, elo), &positions, &games, max_slip, args.jobs)?;
         let mut part = String::new();
-        let _ = writeln!(
-            part,
-            "\nband {band} point {elo}:\n  model        set    lambda  beta   slip     n   mean  humans   error     KS   match"
-        );
+        let _ = writeln!(part, "\nband {band} point {elo}: {} per-move feasible settings by lambda", f.frontier.len());
+        let stepped = match (&args.steps, below) {
+            (Some(cfg), Some(lower)) => choose_by_steps(&fitted, &f, lower, cfg, args.work, &mut part)?,
+            (Some(_), None) => f.weakest,
+            (None, _) => None,
+        };
+        if let Some(s) = stepped {
+            let fit_part = f.fit_expected(&s);
+            let held = f.held_out(&s);
+            let label = if below.is_some() { "with steps" } else { "weakest" };
+            f.rows.push((label.to_string(), "fit", s, fit_part));
+            f.rows.push((label.to_string(), "test", s, held));
+            f.chosen = s;
+        }
+        max_slip = f.chosen.slip_p;
+        fitted = with_point(&fitted, elo, &f.chosen, true)?;
+        below = Some(elo);
+        let _ = writeln!(part, "  model        set    lambda  beta   slip     n   mean  humans   error     KS   match");
         for (label, set, s, e) in &f.rows {
-            let _ = writeln!(
-                csv,
-                "{band},{elo},{label},{set},{:.3},{:.3},{:.4},{},{:.2},{:.2},{:.2},{:.4},{:.4}",
+            let fields = format!(
+                "{:.3},{:.3},{:.4},{},{:.2},{:.2},{:.2},{:.4},{:.4}",
                 s.lambda,
                 s.beta,
                 s.slip_p,
@@ -345,6 +526,7 @@ pub fn run(
                 e.ks,
                 e.match_rate
             );
+            let _ = writeln!(csv, "{band},{elo},{label},{set},{fields}");
             let _ = writeln!(
                 part,
                 "  {label:<12} {set:<5} {:7.2} {:5.2} {:6.3} {:5} {:6.1} {:7.1} {:+6.1} % {:.3} {:.4}",
@@ -366,8 +548,15 @@ pub fn run(
         );
         eprint!("{part}");
         out.push_str(&part);
-        std::fs::write(csv_out, &csv).map_err(|e| format!("{}: {e}", csv_out.display()))?;
+        std::fs::write(args.csv_out, &csv).map_err(|e| format!("{}: {e}", args.csv_out.display()))?;
+        if let Some(path) = args.ladder_out {
+            let mut l = fitted.clone();
+            if let Some(v) = args.version {
+                l.version = v;
+            }
+            std::fs::write(path, l.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
     }
-    println!("{out}\nCSV: {}", csv_out.display());
+    println!("{out}\nCSV: {}", args.csv_out.display());
     Ok(())
 }

@@ -1,0 +1,112 @@
+//! A ladder file in place of the built-in one (`Ladder File`, used by the fit's self-play step), and
+//! the ladder written back as a file.
+
+use crate::common::Uci;
+use sparring::profile::Ladder;
+use std::time::Duration;
+
+fn answer(uci: &mut Uci) -> String {
+    let lines = uci.wait_for(Duration::from_secs(10), |l| {
+        l.contains("Ladder File rejected") || l.contains("Ladder File: loaded") || l.contains("Ladder File: cleared")
+    });
+    lines.last().cloned().unwrap_or_default()
+}
+
+fn moves(uci: &mut Uci) -> Vec<String> {
+    [
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
+        "position startpos moves d2d4 d7d5 c2c4 e7e6 b1c3 g8f6 c1g5 f8e7 e2e3",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ]
+    .iter()
+    .map(|p| {
+        uci.send(p);
+        uci.send("go nodes 5000");
+        uci.bestmove(Duration::from_secs(60)).0
+    })
+    .collect()
+}
+
+fn start(elo: i32) -> Uci {
+    let mut uci = Uci::start();
+    for cmd in [
+        "uci".to_string(),
+        "setoption name UCI_LimitStrength value true".into(),
+        format!("setoption name UCI_Elo value {elo}"),
+        "setoption name Seed value 99".into(),
+    ] {
+        uci.send(&cmd);
+    }
+    uci
+}
+
+#[test]
+fn a_ladder_file_replaces_the_built_in_one_and_bad_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("sparring-ladder-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let builtin = Ladder::builtin();
+    let mut reference = start(1300);
+    reference.isready();
+    let expected = moves(&mut reference);
+
+    // The built-in ladder written out and loaded plays the same moves.
+    let copy = dir.join("copy.toml");
+    std::fs::write(&copy, Ladder::builtin_text()).unwrap();
+    let mut uci = start(1300);
+    uci.send(&format!("setoption name Ladder File value {}", copy.display()));
+    assert!(answer(&mut uci).contains(&format!("loaded {}: {}", copy.display(), builtin.tag())));
+    uci.isready();
+    assert_eq!(moves(&mut uci), expected);
+
+    // A changed ladder is the one the level reports.
+    let mut changed = builtin.clone();
+    changed.version = 77;
+    let other = dir.join("other.toml");
+    std::fs::write(&other, changed.to_toml()).unwrap();
+    uci.send(&format!("setoption name Ladder File value {}", other.display()));
+    assert!(answer(&mut uci).contains("ladder v77"));
+    uci.send("isready");
+    let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+    assert!(lines.iter().any(|l| l.contains("level 1300") && l.contains("(ladder v77 ")), "{lines:?}");
+
+    // Bad files: refused with the reason; the ladder in use (v77) stays.
+    let bad_toml = dir.join("bad.toml");
+    std::fs::write(&bad_toml, "name = \"x\"\nversion = [\n").unwrap();
+    let mut rising = builtin.clone();
+    rising.points[3].slip_p = 0.9;
+    let invalid = dir.join("invalid.toml");
+    std::fs::write(&invalid, rising.to_toml()).unwrap();
+    for (path, why) in [(dir.join("missing.toml"), "No such file"), (bad_toml, "TOML"), (invalid, "slip_p")] {
+        uci.send(&format!("setoption name Ladder File value {}", path.display()));
+        let last = answer(&mut uci);
+        assert!(last.contains("rejected") && last.contains(why) && last.contains("ladder v77"), "{why}: {last}");
+    }
+    uci.send("isready");
+    let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+    assert!(lines.iter().all(|l| !l.contains("level") || l.contains("(ladder v77 ")), "{lines:?}");
+
+    // Empty: back to the built-in ladder and its moves.
+    uci.send("setoption name Ladder File value");
+    assert!(answer(&mut uci).contains("cleared"));
+    uci.isready();
+    assert_eq!(moves(&mut uci), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_ladder_written_as_a_file_reads_back_the_same() {
+    let builtin = Ladder::builtin();
+    let back = Ladder::parse(&builtin.to_toml()).expect("the written ladder parses");
+    assert_eq!(back.points, builtin.points);
+    assert_eq!(
+        (back.version, back.search_generation, back.human_model),
+        (builtin.version, builtin.search_generation, builtin.human_model)
+    );
+    for elo in [800, 950, 1300, 1640, 2000, 2350, 2400] {
+        let (mut a, b) = (back.at(elo), builtin.at(elo));
+        // Only the file's hash differs (comments are not written).
+        assert_ne!(a.ladder, b.ladder);
+        a.ladder = b.ladder.clone();
+        assert_eq!(a, b, "UCI_Elo {elo}");
+    }
+}
