@@ -9,6 +9,7 @@
 //! description = "..."
 //! tablebases_from_elo = 2000   # tablebases on at and above this Elo
 //! search_generation = 1        # search generation the points were fitted on (absent = 1)
+//! search_bench = 815444        # `sparring bench` node count of that generation (checked by a test)
 //!
 //! [[point]]                    # sorted by elo, strictly increasing
 //! elo = 800
@@ -278,6 +279,10 @@ pub struct Ladder {
     /// The search generation every point runs (absent = 1): the one the ladder was fitted on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_generation: Option<u32>,
+    /// `sparring bench`'s node count for that generation when the points were fitted: a test
+    /// fails when the search no longer gives it, so a search change is visibly a refit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_bench: Option<u64>,
     /// The version of the human move model the points' `beta` was fitted with (the built-in model
     /// must be that version).
     #[serde(default, skip_serializing_if = "Option::is_none")]

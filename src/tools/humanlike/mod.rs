@@ -12,6 +12,7 @@
 //! Eligibility follows the strength-estimation source document: not forced, best score not a
 //! mate, |best evaluation from White's view| ≤ 600.
 
+pub mod curve;
 pub mod engine;
 pub mod fit;
 pub mod model;
@@ -200,6 +201,22 @@ enum Cmd {
         /// With --pgn: only the human move model's test part (games with index mod 10 in 8, 9).
         #[arg(long, requires = "pgn")]
         test_part: bool,
+    },
+    /// The humans' loss curve against rating (mean and quantiles, game-bootstrap intervals) beside
+    /// the raw band values, and each ladder point's target on it.
+    Curve {
+        #[arg(long, default_value = "bench/humanlike/oracle.jsonl")]
+        oracle: PathBuf,
+        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+        pgn: PathBuf,
+        /// Which games: fit (fit + validation parts, what a ladder fit may use), test, or all.
+        #[arg(long, default_value = "fit", value_parser = ["fit", "test", "all"])]
+        part: String,
+        /// Elo values to give targets for (default: the built-in ladder's points).
+        #[arg(long, num_args = 0..)]
+        points: Vec<i32>,
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Self-play steps between neighbouring ladder points (resumable CSV: higher,lower,gap,games,score,...).
     Steps {
@@ -446,6 +463,26 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             }
             let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1) };
             model::run_train(&pgn, &out, version, &cfg)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Curve { oracle, pgn, part, points, out } => {
+            let games = crate::tools::games::read_games(&pgn)?;
+            let all = types::load_oracle(&oracle)?;
+            let part = match part.as_str() {
+                "fit" => Some(model::Part::Fit),
+                "test" => Some(model::Part::Test),
+                _ => None,
+            };
+            let c = curve::build(&all, &games, part)?;
+            let points = if points.is_empty() {
+                crate::profile::Ladder::builtin().points.iter().map(|p| p.elo).collect()
+            } else {
+                points
+            };
+            let (csv, text) = curve::table(&c, &points);
+            std::fs::write(&out, csv).map_err(|e| format!("{}: {e}", out.display()))?;
+            print!("{text}");
+            println!("CSV: {}", out.display());
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Steps { ladder, points, games, concurrency, openings, out, pgn_dir } => {
