@@ -67,6 +67,23 @@ fn bad_generation_is_refused_clearly() {
     }
 }
 
+/// The built-in ladder records the bench signature of the search it was fitted on (`search_bench`,
+/// from v10 on); the search still gives it (a search change is a refit: a new ladder version with the new signature).
+#[test]
+fn the_ladder_records_the_bench_signature_of_its_search() {
+    let ladder = Ladder::builtin();
+    let generation = ladder.at(1500).generation;
+    // Ladders before v10 were written before the field: theirs is generation 1's signature.
+    let recorded = ladder.search_bench.unwrap_or_else(|| {
+        assert_eq!(generation, Generation::V1, "a ladder on another generation must record search_bench");
+        GENERATION_1_SIGNATURE
+    });
+    let (code, stdout, stderr) = bench(&["--generation", &generation.number().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let nodes: u64 = stdout.split_whitespace().next().and_then(|n| n.parse().ok()).expect("node count");
+    assert_eq!(nodes, recorded, "the ladder was fitted on generation {} at {recorded} nodes", generation.number());
+}
+
 #[test]
 fn calibrated_settings_run_generation_1() {
     let ladder = Ladder::builtin();

@@ -8,6 +8,12 @@
 //! weighted by the band's positions; where the quadratic is not falling over 800-2400 the straight
 //! line is used. The 95 % intervals come from a bootstrap over games within each band (seeded, so
 //! the table is reproducible).
+//!
+//! Who counts as a person: the named computer accounts ([`crate::tools::games::COMPUTER_ACCOUNTS`])
+//! are left out, so is any account whose play no person produces in these games (at least
+//! [`SUSPECT_MIN_GAMES`] games in a band with a mean loss below [`SUSPECT_LOSS_FACTOR`] of the
+//! band's), and no account may make up more than [`MAX_ACCOUNT_SHARE`] of a band's positions (its
+//! later games are dropped). The report lists every account so excluded or capped, and why.
 
 use super::model::{Part, part_of};
 use super::types::OraclePosition;
@@ -28,6 +34,12 @@ const STATS: usize = 1 + QUANTILES.len();
 const RANGE: (f64, f64) = (800.0, 2400.0);
 /// Bands with fewer positions are reported but not fitted.
 const MIN_POSITIONS: usize = 100;
+/// Largest share of a band's positions one account may have.
+pub const MAX_ACCOUNT_SHARE: f64 = 0.10;
+/// An account with at least this many games in a band ...
+pub const SUSPECT_MIN_GAMES: usize = 20;
+/// ... and a mean loss below this fraction of the band's plays like no person here: left out.
+pub const SUSPECT_LOSS_FACTOR: f64 = 0.4;
 
 /// One band's positions, grouped by game.
 struct Band {
@@ -135,6 +147,8 @@ pub struct Curve {
     pub fits: [Fit; STATS],
     boot: Vec<[Fit; STATS]>,
     bands: Vec<BandRow>,
+    /// Accounts left out or capped.
+    pub excluded: Vec<Excluded>,
 }
 
 impl Curve {
@@ -148,8 +162,24 @@ impl Curve {
     }
 }
 
-fn collect(positions: &[OraclePosition], games: &[GameRecord], part: Option<Part>) -> Vec<Band> {
-    let mut per: BTreeMap<u32, BTreeMap<usize, Vec<(f64, f64)>>> = BTreeMap::new();
+/// An account left out of a band or capped in it, and why.
+#[derive(Clone, Debug)]
+pub struct Excluded {
+    pub band: u32,
+    pub account: String,
+    pub positions: usize,
+    pub games: usize,
+    pub mean_loss: f64,
+    /// Positions kept (0 when left out).
+    pub kept: usize,
+    pub why: &'static str,
+}
+
+/// (band, game, account, rating, loss) of every eligible position of `part`.
+type Row = (u32, usize, String, f64, f64);
+
+fn rows(positions: &[OraclePosition], games: &[GameRecord], part: Option<Part>) -> Vec<Row> {
+    let mut out = Vec::new();
     for p in positions.iter().filter(|p| p.is_eligible()) {
         if part.is_some_and(|want| {
             let got = part_of(p.pos.game);
@@ -160,22 +190,85 @@ fn collect(positions: &[OraclePosition], games: &[GameRecord], part: Option<Part
         }
         let Some(g) = games.get(p.pos.game) else { continue };
         let name = if p.pos.ply % 2 == 0 { &g.white } else { &g.black };
-        if is_computer(name) {
-            continue;
-        }
         let Some(loss) = p.loss(&p.pos.human) else { continue };
-        per.entry(p.pos.band)
-            .or_default()
-            .entry(p.pos.game)
-            .or_default()
-            .push((f64::from(p.pos.rating), f64::from(loss)));
+        out.push((p.pos.band, p.pos.game, name.clone(), f64::from(p.pos.rating), f64::from(loss)));
     }
-    per.into_iter().map(|(band, g)| Band { band, games: g.into_values().collect() }).collect()
+    out
+}
+
+/// The people's positions per band, grouped by game, and the accounts left out or capped.
+fn collect(positions: &[OraclePosition], games: &[GameRecord], part: Option<Part>) -> (Vec<Band>, Vec<Excluded>) {
+    let mut per_band: BTreeMap<u32, Vec<Row>> = BTreeMap::new();
+    for r in rows(positions, games, part) {
+        per_band.entry(r.0).or_default().push(r);
+    }
+    let mut bands = Vec::new();
+    let mut excluded = Vec::new();
+    for (band, rows) in per_band {
+        let band_mean = rows.iter().map(|r| r.4).sum::<f64>() / rows.len().max(1) as f64;
+        let mut by_account: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
+        for r in &rows {
+            by_account.entry(r.2.as_str()).or_default().push(r);
+        }
+        let mut drop: std::collections::BTreeSet<&str> = Default::default();
+        for (&acc, rs) in &by_account {
+            let games_n = rs.iter().map(|r| r.1).collect::<std::collections::BTreeSet<_>>().len();
+            let mean = rs.iter().map(|r| r.4).sum::<f64>() / rs.len() as f64;
+            let why = if is_computer(acc) {
+                Some("computer account (named)")
+            } else if games_n >= SUSPECT_MIN_GAMES && mean < SUSPECT_LOSS_FACTOR * band_mean {
+                Some("plays like no person here (low loss over many games)")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                drop.insert(acc);
+                excluded.push(Excluded {
+                    band,
+                    account: acc.to_string(),
+                    positions: rs.len(),
+                    games: games_n,
+                    mean_loss: mean,
+                    kept: 0,
+                    why,
+                });
+            }
+        }
+        let people: usize = by_account.iter().filter(|(a, _)| !drop.contains(*a)).map(|(_, r)| r.len()).sum();
+        let cap = ((people as f64) * MAX_ACCOUNT_SHARE).floor().max(1.0) as usize;
+        let mut per_game: BTreeMap<usize, Vec<(f64, f64)>> = BTreeMap::new();
+        for (&acc, rs) in &by_account {
+            if drop.contains(acc) {
+                continue;
+            }
+            // In game order, so that the cap keeps an account's first games.
+            let mut rs = rs.clone();
+            rs.sort_by_key(|r| r.1);
+            let kept = rs.len().min(cap);
+            if kept < rs.len() {
+                let games_n = rs.iter().map(|r| r.1).collect::<std::collections::BTreeSet<_>>().len();
+                excluded.push(Excluded {
+                    band,
+                    account: acc.to_string(),
+                    positions: rs.len(),
+                    games: games_n,
+                    mean_loss: rs.iter().map(|r| r.4).sum::<f64>() / rs.len() as f64,
+                    kept,
+                    why: "capped: more than its share of the band",
+                });
+            }
+            for r in &rs[..kept] {
+                per_game.entry(r.1).or_default().push((r.3, r.4));
+            }
+        }
+        bands.push(Band { band, games: per_game.into_values().collect() });
+    }
+    (bands, excluded)
 }
 
 /// Builds the curve from the bench positions of `part` (None: all games).
 pub fn build(positions: &[OraclePosition], games: &[GameRecord], part: Option<Part>) -> Result<Curve, String> {
-    let bands = collect(positions, games, part);
+    let (bands, excluded) = collect(positions, games, part);
     let stats: Vec<BandStats> = bands.iter().map(|b| stats_of(&b.games.concat())).collect();
     let fit_all = |st: &[BandStats]| -> Option<[Fit; STATS]> {
         let mut out = [Fit { c: [0.0; 3] }; STATS];
@@ -222,7 +315,7 @@ pub fn build(positions: &[OraclePosition], games: &[GameRecord], part: Option<Pa
             (b.band, *s, ci)
         })
         .collect();
-    Ok(Curve { fits, boot, bands })
+    Ok(Curve { fits, boot, bands, excluded })
 }
 
 /// CSV header of [`table`].
@@ -274,6 +367,14 @@ pub fn table(curve: &Curve, points: &[i32]) -> (String, String) {
         let q: Vec<f64> = (1..STATS).map(|k| curve.at(k, r).0).collect();
         let _ = writeln!(csv, "point,{elo},,{elo},,,,{m:.2},{lo:.2},{hi:.2},,{:.1},,{:.1},,{:.1}", q[0], q[1], q[2]);
         let _ = writeln!(text, "{elo:>4}   {m:5.1} [{lo:5.1}, {hi:5.1}]   {:5.1}  {:5.1}  {:5.1}", q[0], q[1], q[2]);
+    }
+    text.push_str("\naccounts left out or capped (band, account, positions, games, mean loss, kept, why):\n");
+    for e in &curve.excluded {
+        let _ = writeln!(
+            text,
+            "{:>4}  {:<18} {:>5} {:>4} {:6.1} {:>5}  {}",
+            e.band, e.account, e.positions, e.games, e.mean_loss, e.kept, e.why
+        );
     }
     let f = &curve.fits[0];
     let _ = writeln!(
