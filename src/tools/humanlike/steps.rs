@@ -61,9 +61,15 @@ impl StepResult {
     pub fn gap(&self) -> i32 {
         self.higher - self.lower
     }
+    /// Issue 23's test: points 200 or more apart inside the step range (67-85 % at 200), closer
+    /// ones above 50 %.
     pub fn passes(&self) -> bool {
-        let (lo, hi) = step_range(self.gap());
-        (lo..=hi).contains(&self.score)
+        if self.gap() >= 200 {
+            let (lo, hi) = step_range(self.gap());
+            (lo..=hi).contains(&self.score)
+        } else {
+            self.score > 50.0
+        }
     }
 }
 
@@ -235,6 +241,9 @@ mod tests {
         assert!((expected_score(100) - 64.01).abs() < 0.01);
         let (lo, hi) = step_range(200);
         assert!((lo - 66.97).abs() < 0.01 && (hi - 84.97).abs() < 0.01);
+        let r = |higher, lower, score| StepResult { higher, lower, games: 200, score, error95: 5.0 };
+        assert!(r(1300, 1100, 70.0).passes() && !r(1300, 1100, 61.0).passes() && !r(1300, 1100, 90.0).passes());
+        assert!(r(900, 800, 76.0).passes() && !r(900, 800, 49.0).passes());
     }
 
     #[test]
