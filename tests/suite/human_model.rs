@@ -193,15 +193,7 @@ fn the_same_seed_gives_the_same_moves_with_the_model_across_processes() {
         "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f6e4 d2d4",
     ];
     let run = |elo: i32| -> Vec<String> {
-        let mut uci = Uci::start();
-        for cmd in [
-            "uci".to_string(),
-            "setoption name UCI_LimitStrength value true".into(),
-            format!("setoption name UCI_Elo value {elo}"),
-            "setoption name Seed value 99".into(),
-        ] {
-            uci.send(&cmd);
-        }
+        let mut uci = Uci::start_level(elo, 99);
         uci.isready();
         positions.iter().map(|p| play(&mut uci, p)).collect()
     };

@@ -27,32 +27,19 @@ fn moves(uci: &mut Uci) -> Vec<String> {
     .collect()
 }
 
-fn start(elo: i32) -> Uci {
-    let mut uci = Uci::start();
-    for cmd in [
-        "uci".to_string(),
-        "setoption name UCI_LimitStrength value true".into(),
-        format!("setoption name UCI_Elo value {elo}"),
-        "setoption name Seed value 99".into(),
-    ] {
-        uci.send(&cmd);
-    }
-    uci
-}
-
 #[test]
 fn a_ladder_file_replaces_the_built_in_one_and_bad_files_are_refused() {
     let dir = std::env::temp_dir().join(format!("sparring-ladder-file-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let builtin = Ladder::builtin();
-    let mut reference = start(1300);
+    let mut reference = Uci::start_level(1300, 99);
     reference.isready();
     let expected = moves(&mut reference);
 
     // The built-in ladder written out and loaded plays the same moves.
     let copy = dir.join("copy.toml");
     std::fs::write(&copy, Ladder::builtin_text()).unwrap();
-    let mut uci = start(1300);
+    let mut uci = Uci::start_level(1300, 99);
     uci.send(&format!("setoption name Ladder File value {}", copy.display()));
     assert!(answer(&mut uci).contains(&format!("loaded {}: {}", copy.display(), builtin.tag())));
     uci.isready();

@@ -30,6 +30,16 @@ impl Uci {
         Self::start_with_args(&[])
     }
 
+    /// Started and set to `UCI_Elo elo` with `Seed seed` (not yet `isready`).
+    pub fn start_level(elo: i32, seed: u64) -> Uci {
+        let mut uci = Self::start();
+        uci.send("uci");
+        uci.send("setoption name UCI_LimitStrength value true");
+        uci.send(&format!("setoption name UCI_Elo value {elo}"));
+        uci.send(&format!("setoption name Seed value {seed}"));
+        uci
+    }
+
     pub fn start_with_args(args: &[&str]) -> Uci {
         Self::start_program(env!("CARGO_BIN_EXE_sparring"), args)
     }
