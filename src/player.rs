@@ -272,7 +272,11 @@ impl Player {
             && l.deep.p > 0.0
         {
             let mut rng = seed::decision_rng_for(request.match_seed, pos, tags::DEPTH);
-            if seed::uniform_f64(&mut rng) < l.deep.p {
+            // The draw is made either way, so the stream is the same with or without the rule.
+            let deep = seed::uniform_f64(&mut rng) < l.deep.p;
+            let bare_king =
+                l.human.as_ref().is_some_and(|h| h.bare_king_lambda.is_some()) && human::against_bare_king(pos);
+            if deep || bare_king {
                 (nodes, depth) = (Some(l.deep.nodes), None);
             }
         }
@@ -373,7 +377,8 @@ impl Player {
     /// model's `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves.
     /// In a decided position ([`human::decided`]) a level with the model leaves it out and
     /// chooses with its `decided_lambda` instead: the model and its β were fitted on balanced
-    /// positions only.
+    /// positions only. Against a bare king a ladder may ask for a choice by value
+    /// with its own λ and no slips ([`human::against_bare_king`]).
     pub fn choice_for(
         &self,
         game: &Game,
@@ -389,6 +394,11 @@ impl Player {
         };
         let best = root.iter().map(|r| r.score).max().unwrap_or(0);
         let human = l.human.as_ref().filter(|h| {
+            if let Some(lambda) = h.bare_king_lambda.filter(|_| human::against_bare_king(pos)) {
+                choice.slip_p = 0.0;
+                choice.lambda = Some(lambda);
+                return false;
+            }
             let decided = human::decided(best);
             if decided {
                 choice.lambda = Some(h.decided_lambda);

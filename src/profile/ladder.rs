@@ -219,6 +219,9 @@ pub struct HumanChoice {
     pub beta: f64,
     /// λ in decided positions, where the model is left out ([`LadderPoint::decided_lambda`]).
     pub decided_lambda: f64,
+    /// Against a bare king: the deeper look, by value with this λ, no model, no slips
+    /// ([`Ladder::bare_king_lambda`]; None = as in any decided position).
+    pub bare_king_lambda: Option<f64>,
     /// The rating the model is asked about (the level's Elo).
     pub rating: f64,
     pub model: Arc<HumanModel>,
@@ -228,6 +231,7 @@ impl PartialEq for HumanChoice {
     fn eq(&self, other: &Self) -> bool {
         self.beta == other.beta
             && self.decided_lambda == other.decided_lambda
+            && self.bare_king_lambda == other.bare_king_lambda
             && self.rating == other.rating
             && self.model.hash_hex() == other.model.hash_hex()
     }
@@ -287,6 +291,12 @@ pub struct Ladder {
     /// must be that version).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub human_model: Option<u32>,
+    /// Against a bare king (the side to move has mating material, the other only its king;
+    /// [`crate::policy::human::against_bare_king`]) every point with the model takes its deeper
+    /// look if it has one and chooses by value with this λ, without the model and without slips:
+    /// people of every level play such endings out. Absent = as in any decided position (v9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bare_king_lambda: Option<f64>,
     #[serde(rename = "point")]
     pub points: Vec<LadderPoint>,
     #[serde(skip)]
@@ -356,6 +366,11 @@ impl Ladder {
         }
         if self.points.is_empty() {
             return Err("has no [[point]]".into());
+        }
+        if let Some(l) = self.bare_king_lambda
+            && !(l.is_finite() && l > 0.0)
+        {
+            return Err(format!("bare_king_lambda {l} must be a finite number > 0"));
         }
         if let Some(g) = self.search_generation
             && Generation::from_number(g).is_none()
@@ -553,6 +568,7 @@ impl Ladder {
         let human = (beta > 0.0).then(|| super::human_model::builtin().ok()).flatten().map(|model| HumanChoice {
             beta,
             decided_lambda,
+            bare_king_lambda: self.bare_king_lambda,
             rating: f64::from(elo),
             model,
         });

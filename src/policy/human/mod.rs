@@ -22,7 +22,7 @@ pub use features::History;
 use crate::board::Game;
 use crate::search::{Generation, Limits, Request, Searcher};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 use std::cell::RefCell;
 
 /// The rating knots of models trained here.
@@ -39,6 +39,15 @@ pub const DECIDED_CP: i32 = 600;
 /// Whether a position with this best root score (cp or mate score) is decided.
 pub fn decided(best: i32) -> bool {
     best.abs() >= DECIDED_CP
+}
+
+/// Whether the side to move has mating material against a bare king: a won simple ending that
+/// people of every level play out by making progress, which a shallow search may still score
+/// inside [`DECIDED_CP`] (a rook is worth about 500). Ladders from v10 choose by value there.
+pub fn against_bare_king(pos: &Chess) -> bool {
+    let them = !pos.turn();
+    let board = pos.board();
+    board.by_color(them) == board.kings() & board.by_color(them) && !pos.has_insufficient_material(pos.turn())
 }
 
 /// Depth of the look, the model's own shallow search (every root move scored).

@@ -134,6 +134,7 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
     let player = Player { setting: Setting::Level(level.clone()), avatar: Avatar::neutral() };
     let model = level.human.as_ref().map(|h| (h.model.clone(), h.rating));
     let decided_lambda = level.human.as_ref().map_or(1.0, |h| h.decided_lambda);
+    let bare_king_lambda = level.human.as_ref().and_then(|h| h.bare_king_lambda);
     let jobs = jobs.max(1);
     let chunk = positions.len().div_ceil(jobs).max(1);
     std::thread::scope(|scope| {
@@ -157,7 +158,8 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
                                 Some((m, rating)) => m.game_log_probs(&game, &moves, *rating),
                                 None => vec![0.0; moves.len()],
                             };
-                            decision(p, root, &level.choice, logp, decided_lambda)
+                            let bare = bare_king_lambda.filter(|_| crate::policy::human::against_bare_king(game.pos()));
+                            decision(p, root, &level.choice, logp, decided_lambda, bare)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -173,6 +175,7 @@ fn decision(
     choice: &policy::ChoiceSettings,
     logp: Vec<f64>,
     decided_lambda: f64,
+    bare_king_lambda: Option<f64>,
 ) -> Option<Decision> {
     if root.len() < 2 {
         return None;
@@ -189,12 +192,13 @@ fn decision(
             .collect(),
         logp,
         loss: root.iter().map(|r| p.loss(&uci_of(r.mv)).unwrap_or(LOSS_CAP)).collect(),
-        // The gate does not depend on the slip rate, only on the gate's bounds.
-        gate: policy::slip_gate(root, choice),
+        // The gate does not depend on the slip rate, only on the gate's bounds; against a bare king
+        // (when the ladder says so) the player does not slip.
+        gate: if bare_king_lambda.is_some() { vec![] } else { policy::slip_gate(root, choice) },
         human,
         human_loss: p.loss(&p.pos.human).unwrap_or(LOSS_CAP),
         test: part_of(p.pos.game) == Part::Test,
-        decided: crate::policy::human::decided(best).then_some(decided_lambda),
+        decided: bare_king_lambda.or_else(|| crate::policy::human::decided(best).then_some(decided_lambda)),
     })
 }
 
@@ -280,6 +284,7 @@ pub fn fit_point(
         level.human = Some(crate::profile::ladder::HumanChoice {
             beta: 0.0,
             decided_lambda: base_lambda,
+            bare_king_lambda: ladder.bare_king_lambda,
             rating: f64::from(elo),
             model,
         });
