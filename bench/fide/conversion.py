@@ -89,6 +89,11 @@ print("UCI_Elo  errs like FIDE-rated players of about (online blitz/rapid)")
 inside = [(e, f) for e, f, out in table if not out]
 inside.sort()
 points = sorted({e for pts in rows.values() for e in pts})
+by_rating = [e for e, f in sorted(inside, key=lambda x: x[1])]
+if any(b < a for a, b in zip(by_rating, by_rating[1:])):
+    print("no conversion: the bands' equivalents do not rise with the players' rating at this sample")
+    print("size (their intervals overlap); more positions per band are needed (bench/fide/run.sh PER_BAND)")
+    sys.exit(0)
 for p in points:
     if len(inside) < 2 or p < inside[0][0] or p > inside[-1][0]:
         print(f"{p:7}  (beyond the bands that bracket it)")

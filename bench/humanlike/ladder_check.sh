@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the built-in ladder against the humans (issue 6): every point on its band, held out,
 # every point on one band (monotone), the points at Stockfish's UCI_Elo numbers, and the interval
-# and paired-comparison tables; then writes bench/results/humanlike-ladder.md.
+# and paired-comparison tables; then writes bench/results/humanlike-ladder-v8.md (the v8 report).
 #   bench/humanlike/ladder_check.sh VERSION      (about 25 minutes of CPU; two checks run at a time)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

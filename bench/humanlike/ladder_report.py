@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
-"""Writes bench/results/humanlike-ladder.md from the measurement CSVs (stdlib only):
+"""Writes bench/results/humanlike-ladder-v8.md (ladder v8, the last ladder measured this way) from the measurement CSVs (stdlib only):
 humanlike-ladder.csv (each point on its band), humanlike-ladder-monotone.csv (every point on one
 band's positions), humanlike-ladder-sfpoints.csv + humanlike-stockfish.csv (same positions as
 Stockfish UCI_Elo), selfplay/ladder-*.json (self-play), sf-scale*.csv (Stockfish-scale matches),
@@ -423,5 +423,5 @@ if big_csv.exists():
       "marked *no* err in their own games unlike they do on their people's positions (1700 and 1900 weaker, "
       "by about 100 Elo beyond their rating on human positions; 2400, the extrapolated top end, stronger). "
       "Details and what was tried: [`ipr/README.md`](ipr/README.md).\n")
-Path(R / "humanlike-ladder.md").write_text("\n".join(out) + "\n")
-print("wrote", R / "humanlike-ladder.md")
+Path(R / "humanlike-ladder-v8.md").write_text("\n".join(out) + "\n")
+print("wrote", R / "humanlike-ladder-v8.md")
