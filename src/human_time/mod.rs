@@ -28,7 +28,7 @@ pub const FILE: &str = "human/time-v1.toml";
 /// The name in the file and the manifest.
 pub const NAME: &str = "human-time";
 /// The seed stream tag of the planned time.
-pub const TAG: &str = "time";
+pub const TAG: &str = crate::seed::tags::TIME;
 
 const TEXT: &str = include_str!("../../profiles/human/time-v1.toml");
 
@@ -36,12 +36,16 @@ const TEXT: &str = include_str!("../../profiles/human/time-v1.toml");
 pub const FLOOR: Duration = Duration::from_millis(100);
 /// Never plan more than this, whatever the clock.
 pub const CAP: Duration = Duration::from_secs(240);
-/// At most this share (percent) of the usable clock, plus [`INC_PERCENT`] of the increment ...
-pub const CLOCK_PERCENT: u32 = 35;
-/// ... (percent of the increment) ...
-pub const INC_PERCENT: u32 = 100;
-/// ... and never more than this share (percent) of the usable clock in all.
-pub const MAX_CLOCK_PERCENT: u32 = 80;
+/// At most this share of the usable clock (scaled down below [`LOW_CLOCK`]), plus
+/// [`INC_SHARE`] of the increment ...
+pub const CLOCK_SHARE: f64 = 0.35;
+/// ... (share of the increment) ...
+pub const INC_SHARE: f64 = 1.0;
+/// ... and never more than this share of the usable clock in all.
+pub const MAX_CLOCK_SHARE: f64 = 0.8;
+/// Below this usable clock the clock share shrinks in proportion (at 1 s: 3.5 %), so that a player
+/// short of time answers almost at once, as people do, and the search's own time is what remains.
+pub const LOW_CLOCK: Duration = Duration::from_secs(10);
 
 /// The embedded file's text.
 pub fn builtin_text() -> &'static str {
@@ -92,14 +96,15 @@ impl Clock {
         self.left.saturating_sub(self.overhead)
     }
 
-    /// The longest a move may take in all: [`CLOCK_PERCENT`] of the usable clock plus
-    /// [`INC_PERCENT`] of the increment, at most [`MAX_CLOCK_PERCENT`] of the usable clock and
-    /// [`CAP`]. Whatever is planned, the clock after the move keeps at least 20 % of what was
-    /// usable, plus the overhead and the increment.
+    /// The longest a move may take in all: [`CLOCK_SHARE`] of the usable clock (times
+    /// `usable / LOW_CLOCK` below [`LOW_CLOCK`]) plus [`INC_SHARE`] of the increment, at most
+    /// [`MAX_CLOCK_SHARE`] of the usable clock and [`CAP`]. Whatever is planned, the clock after
+    /// the move keeps at least 20 % of what was usable, plus the overhead and the increment.
     pub fn limit(&self) -> Duration {
-        let usable = self.usable();
-        let share = usable * CLOCK_PERCENT / 100 + self.inc * INC_PERCENT / 100;
-        share.min(usable * MAX_CLOCK_PERCENT / 100).min(CAP)
+        let usable = self.usable().as_secs_f64();
+        let low = (usable / LOW_CLOCK.as_secs_f64()).min(1.0);
+        let share = usable * CLOCK_SHARE * low + self.inc.as_secs_f64() * INC_SHARE;
+        Duration::from_secs_f64(share.min(usable * MAX_CLOCK_SHARE).min(CAP.as_secs_f64()).max(0.0))
     }
 
     /// A planned time (seconds) within the bounds: at most [`Clock::limit`], at least [`FLOOR`]
@@ -135,17 +140,21 @@ mod tests {
 
     #[test]
     fn bounds_keep_a_reserve() {
-        // 1 s, no increment: at most 35 % of 970 ms.
-        assert_eq!(clock(1000, 0).bound(100.0), Duration::from_micros(339_500));
-        // A floor, unless the clock is smaller than it.
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let near = |d: Duration, want_ms: f64| (ms(d) - want_ms).abs() < 0.01;
+        // 1 s, no increment: 35 % of 970 ms, times 0.097 (short of time).
+        assert!(near(clock(1000, 0).bound(100.0), 970.0 * 0.35 * 0.097), "{:?}", clock(1000, 0).bound(100.0));
+        // 20 s: the full 35 %.
+        assert!(near(clock(20_030, 0).bound(100.0), 7000.0));
+        // A floor, unless the limit is smaller than it.
         assert_eq!(clock(10_000, 0).bound(0.0), FLOOR);
-        assert_eq!(clock(100, 0).bound(0.0), Duration::from_micros(24_500));
+        assert!(near(clock(1000, 0).bound(0.0), 970.0 * 0.35 * 0.097));
         assert_eq!(clock(20, 0).bound(5.0), Duration::ZERO);
         // With an increment larger than the clock, 80 % of the usable clock.
-        assert_eq!(clock(1030, 2000).bound(100.0), Duration::from_millis(800));
+        assert!(near(clock(1030, 2000).bound(100.0), 800.0));
         // Never more than the cap.
         assert_eq!(clock(100_000_000, 0).bound(1e9), CAP);
         assert_eq!(clock(10_000, 0).bound(f64::NAN), FLOOR);
-        assert_eq!(clock(60_030, 0).bound(2.5), Duration::from_millis(2500));
+        assert!(near(clock(60_030, 0).bound(2.5), 2500.0));
     }
 }

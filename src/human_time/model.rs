@@ -2,11 +2,11 @@
 //!
 //! The time `t` (seconds) a person spends on a move is a mixture: with probability
 //! `p = σ(a·x)` (logistic) the move is *instant* (`t` uniform in `[0, instant_s]`), otherwise
-//! `ln t ~ Normal(b·x, exp(c·x))`, at least `instant_s`. `x` is the feature vector of
+//! `ln t ~ Normal(b·x, exp(c·x))` conditioned on `t > instant_s`. `x` is the feature vector of
 //! [`super::features::Situation`]; `a`, `b`, `c` are the file's `instant`, `mean` and `ln_sigma`
 //! rows. A draw takes exactly three `uniform_f64` from the decision's stream, in this order: the
-//! instant draw, then the two uniforms of a Box–Muller normal (`z = √(−2 ln(1−u₁)) · cos(2π u₂)`),
-//! all three always drawn.
+//! instant draw, then the uniform of the time (inverted through the normal distribution, see
+//! [`Prediction::from_uniforms`]), then one spare; all three always drawn.
 //!
 //! File (TOML, frozen like the profiles: `name`, `version`, a manifest entry):
 //!
@@ -116,19 +116,113 @@ impl Prediction {
         self.from_uniforms(u0, u1, u2)
     }
 
-    /// The draw for three given uniforms in [0, 1).
-    pub fn from_uniforms(&self, u0: f64, u1: f64, u2: f64) -> f64 {
+    /// The draw for three given uniforms in [0, 1): instant (`u0 < p_instant`) is `u1 ·
+    /// instant_s`; otherwise the log-normal conditioned on `t > instant_s`, by inversion:
+    /// `z = Φ⁻¹(Φ(a) + u1 · (1 − Φ(a)))` with `a = (ln instant_s − μ)/σ`, `t = exp(μ + σ z)`
+    /// (`u2` is drawn but unused, so the count of draws never changes).
+    pub fn from_uniforms(&self, u0: f64, u1: f64, _u2: f64) -> f64 {
         if u0 < self.p_instant {
-            // Uniform over [0, instant_s), reusing u1.
             return u1 * self.instant_s;
         }
-        let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-        (self.mu + self.sigma * z).exp().max(self.instant_s)
+        let a = (self.instant_s.ln() - self.mu) / self.sigma;
+        let lo = normal_cdf(a);
+        let p = (lo + u1 * (1.0 - lo)).clamp(1e-12, 1.0 - 1e-12);
+        (self.mu + self.sigma * normal_quantile(p)).exp().max(self.instant_s)
     }
 
     /// The mean time, seconds.
     pub fn mean_s(&self) -> f64 {
         let think = (self.mu + self.sigma * self.sigma / 2.0).exp().max(self.instant_s);
         self.p_instant * self.instant_s / 2.0 + (1.0 - self.p_instant) * think
+    }
+}
+
+/// The standard normal distribution function, `Φ(x) = erfc(−x/√2)/2`, with the complementary error
+/// function by its Chebyshev fit (fractional error below 1.2e-7 everywhere).
+pub fn normal_cdf(x: f64) -> f64 {
+    0.5 * erfc(-x / std::f64::consts::SQRT_2)
+}
+
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// The standard normal quantile `Φ⁻¹(p)` for `p` in (0, 1), by a rational approximation in three
+/// regions (relative error about 1e-9).
+pub fn normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_690e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] =
+        [7.784_695_709_041_462e-3, 3.224_671_290_700_398e-1, 2.445_134_137_142_996, 3.754_408_661_907_416];
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    const LOW: f64 = 0.024_25;
+    if p < LOW {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - LOW {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_normal_functions_invert_each_other() {
+        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
+        assert!((normal_cdf(1.959_963_985) - 0.975).abs() < 1e-6);
+        for p in [1e-6, 0.01, 0.2, 0.5, 0.7, 0.99, 1.0 - 1e-6] {
+            let x = normal_quantile(p);
+            assert!((normal_cdf(x) - p).abs() < 1e-6 * p.max(1e-3), "{p} -> {x}");
+        }
+    }
+
+    #[test]
+    fn draws_respect_the_instant_split() {
+        let pr = Prediction { p_instant: 0.25, mu: 1.0, sigma: 0.5, instant_s: 1.0 };
+        assert_eq!(pr.from_uniforms(0.1, 0.5, 0.0), 0.5);
+        let t = pr.from_uniforms(0.5, 0.0, 0.0);
+        assert!((1.0..1.01).contains(&t), "{t}");
+        // The median of the conditioned log-normal lies above its unconditioned median e^1.
+        assert!(pr.from_uniforms(0.5, 0.5, 0.0) > 1f64.exp());
     }
 }

@@ -53,7 +53,9 @@ pub fn human_time_on(tag: &str, description: &str) -> String {
 
 /// `Human Time` asked for without a usable model.
 pub fn human_time_unavailable(why: &str) -> String {
-    format!("Human Time: no usable time model ({why}); Human Time stays off")
+    format!(
+        "Human Time: no usable time model ({why}); Human Time stays off until a valid Human Time File is set or the path is cleared"
+    )
 }
 
 /// A time model file loaded (`path` empty: the built-in one).
@@ -63,6 +65,11 @@ pub fn human_time_file_loaded(path: &str, tag: &str) -> String {
     } else {
         format!("Human Time File: loaded {path}: {tag}")
     }
+}
+
+/// The whole time a `Human Time` move takes (search included), printed with `debug on`.
+pub fn human_time_planned(total: Duration) -> String {
+    format!("Human Time: thinking {} ms", total.as_millis())
 }
 
 /// A time model file refused.

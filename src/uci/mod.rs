@@ -420,18 +420,15 @@ impl Engine {
         }
     }
 
-    /// `Human Time` on or off; on without a usable model says why and stays off.
+    /// `Human Time` on or off. It plays only with a usable model: on without one says why, and
+    /// the option stays in effect off until a valid `Human Time File` is set or the path cleared.
     fn set_human_time(&mut self, on: bool) {
-        match (&self.human_time.model, on) {
-            (Ok(m), true) => {
-                self.human_time.on = true;
-                self.out.info_string(&fmt::human_time_on(&m.tag(), &m.description));
+        self.human_time.on = on;
+        if on {
+            match &self.human_time.model {
+                Ok(m) => self.out.info_string(&fmt::human_time_on(&m.tag(), &m.description)),
+                Err(e) => self.out.info_string(&fmt::human_time_unavailable(e)),
             }
-            (Err(e), true) => {
-                self.human_time.on = false;
-                self.out.info_string(&fmt::human_time_unavailable(e));
-            }
-            (_, false) => self.human_time.on = false,
         }
     }
 
@@ -447,10 +444,7 @@ impl Engine {
         };
         match &loaded {
             Ok(m) => self.out.info_string(&fmt::human_time_file_loaded(path, &m.tag())),
-            Err(e) => {
-                self.human_time.on = false;
-                self.out.info_string(&fmt::human_time_file_rejected(e));
-            }
+            Err(e) => self.out.info_string(&fmt::human_time_file_rejected(e)),
         }
         self.human_time.model = loaded;
     }
@@ -554,6 +548,7 @@ impl Engine {
             self.prev_game.clone(),
         );
         let hurry = Arc::new(AtomicBool::new(false));
+        let debug = self.debug;
         let hurried = Arc::clone(&hurry);
         let handle = std::thread::Builder::new().name("search".into()).stack_size(64 * 1024 * 1024).spawn(move || {
             let start = std::time::Instant::now();
@@ -564,7 +559,11 @@ impl Engine {
             };
             // `Human Time`: the move is chosen; now take as long as a person would.
             if let Some(w) = wait.filter(|_| decision.mv.is_some()) {
-                human_time::wait_until(start, w.planned(&game, match_seed), &ctl, &hurried);
+                let planned = w.planned(&game, match_seed);
+                if debug {
+                    out.info_string(&fmt::human_time_planned(planned));
+                }
+                human_time::wait_until(start, planned, &ctl, &hurried);
                 decision.search.time = start.elapsed();
             }
             // The last `info` line's PV starts with the move played.

@@ -139,9 +139,10 @@ pub fn fit(
     Ok(TimeModel {
         name: crate::human_time::NAME.into(),
         version,
-        description: "Human time use per move: P(instant) logistic, else ln(seconds) normal; coefficients \
+        description:
+            "Human time use per move: P(instant) logistic, else ln(seconds) normal above instant_s; coefficients \
                       linear in the features (sparring clock fit)."
-            .into(),
+                .into(),
         features: NAMES.iter().map(|s| s.to_string()).collect(),
         instant_s,
         instant: round(a),

@@ -132,6 +132,9 @@ fn run(cmd: Cmd) -> Result<(), String> {
             crate::human_time::TimeModel::parse(&text)?;
             write(&out, &text)?;
             println!("fitted on {} moves of {games} games: {}", part.len(), out.display());
+            let file = format!("human/time-v{version}.toml");
+            println!("manifest entry (profiles/manifest.toml) when shipped as profiles/{file}:");
+            print!("{}", crate::profile::manifest::entry_for(&file, &text)?);
         }
         Cmd::Check { moves, model, part, out_dir } => {
             let model = match model {
