@@ -249,3 +249,34 @@ fn the_builtin_model_is_frozen_in_the_manifest() {
     assert_eq!(m.tag(), "human-time v1");
     assert!(m.fit.get("data").is_some_and(|d| d.contains("FIDE")), "{:?}", m.fit);
 }
+
+#[test]
+fn the_engine_waits_what_the_library_draws_for_the_check() {
+    use sparring::board::Game;
+    use sparring::human_time::{Clock, Situation, builtin, features, planned};
+    let mut uci = engine(1500, 4242, None);
+    uci.send("debug on");
+    let args = ["startpos", "moves", "e2e4", "e7e5", "g1f3"];
+    uci.send(&format!("position {}", args.join(" ")));
+    let (_, lines, _) = go(&mut uci, "wtime 8000 btime 7000 winc 100 binc 200", Duration::from_secs(30));
+    let ms = planned_ms(&lines).expect("a planned time");
+    // The same draw in this process, through the functions `sparring clock check` uses.
+    let (root, _, moves) = sparring::uci::parse_position(&args).unwrap();
+    let game = Game::with_moves(root.clone(), &moves);
+    let prev = Game::with_moves(root, &moves[..moves.len() - 1]);
+    let situation = Situation {
+        rating: 1500.0,
+        clock_s: 7.0,
+        inc_s: 0.2,
+        fullmove: 2,
+        phase: features::phase(game.pos()),
+        difficulty: features::look(&game, features::look_best(&prev)),
+    };
+    let clock = Clock {
+        left: Duration::from_millis(7000),
+        inc: Duration::from_millis(200),
+        overhead: Duration::from_millis(30),
+    };
+    let want = clock.bound(planned(&builtin().unwrap(), &situation, 4242, game.pos()));
+    assert_eq!(u128::from(ms), want.as_millis());
+}

@@ -185,3 +185,41 @@ pub fn same_draw_as_engine(model: &TimeModel, row: &MoveRow, pos: &shakmaty::Che
     let here = model.predict(&row.situation().features()).draw(&mut rng);
     here == planned(model, &row.situation(), CHECK_SEED, pos)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::human_time::Difficulty;
+    use shakmaty::Chess;
+
+    #[test]
+    fn ks_and_spearman() {
+        assert_eq!(ks(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]), 0.0);
+        assert_eq!(ks(&[1.0, 2.0], &[3.0, 4.0]), 1.0);
+        assert!((ks(&[1.0, 2.0, 3.0, 4.0], &[3.0, 4.0, 5.0, 6.0]) - 0.5).abs() < 1e-12);
+        assert!((spearman(&[1.0, 2.0, 3.0, 4.0], &[10.0, 20.0, 30.0, 45.0]) - 1.0).abs() < 1e-12);
+        assert!((spearman(&[1.0, 2.0, 3.0, 4.0], &[4.0, 3.0, 2.0, 1.0]) + 1.0).abs() < 1e-12);
+        assert_eq!(band(999), None);
+        assert_eq!(band(1234), Some(1200));
+    }
+
+    #[test]
+    fn the_check_draws_what_the_engine_draws() {
+        let pos = Chess::default();
+        let row = MoveRow {
+            game: 1,
+            ply: 0,
+            key: crate::board::zobrist(&pos),
+            rating: 1500,
+            base_s: 180.0,
+            inc_s: 2.0,
+            clock_s: 180.0,
+            spent_s: 3.0,
+            fullmove: 1,
+            phase: 1.0,
+            difficulty: Difficulty { legal: 20, near: 5, gap_cp: 10, best_cp: 30, ..Default::default() },
+        };
+        let model = crate::human_time::builtin().unwrap();
+        assert!(same_draw_as_engine(&model, &row, &pos));
+    }
+}

@@ -21,7 +21,7 @@ pub struct Selection {
 
 impl Selection {
     pub fn takes(&self, index: usize) -> bool {
-        (index / 2) % self.stride.max(1) == 0
+        (index / 2).is_multiple_of(self.stride.max(1))
     }
 }
 

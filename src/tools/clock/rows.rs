@@ -44,7 +44,7 @@ impl MoveRow {
     }
 
     pub fn seat(&self) -> Color {
-        if self.ply % 2 == 0 { Color::White } else { Color::Black }
+        if self.ply.is_multiple_of(2) { Color::White } else { Color::Black }
     }
 
     /// The fraction of the clock the move used.
@@ -59,7 +59,7 @@ impl MoveRow {
     }
 
     pub fn is_fit_part(&self) -> bool {
-        self.game % 2 == 0
+        self.game.is_multiple_of(2)
     }
 
     pub fn to_csv(&self) -> String {
