@@ -1,8 +1,9 @@
 //! `sparring clock check`: the model against people on a part of the rows (by default the check
 //! part, odd game indices), per 200-point band and time-control category.
 //!
-//! - The fraction of the clock spent per move, people vs the model's draws on the same moves:
-//!   mean and two-sample Kolmogorov–Smirnov distance.
+//! - The fraction of the clock spent per move, people vs the model's draws on the same moves
+//!   (and vs the engine's, the draws bounded by the clock as `Human Time` bounds them): mean and
+//!   two-sample Kolmogorov–Smirnov distance.
 //! - How time follows difficulty: Spearman correlations of the time spent with the look's
 //!   near-best moves, best-to-second gap and the last move's swing, for people and for the engine
 //!   with `Human Time` (the model's draw in that position with the engine's seed stream, bounded as
@@ -107,15 +108,19 @@ fn mean(v: impl Iterator<Item = f64>) -> f64 {
 fn lines(key: &str, s: &[Sample], instant_s: f64) -> (String, String) {
     let hf: Vec<f64> = s.iter().map(|x| x.human_s / x.clock_s.max(0.1)).collect();
     let mf: Vec<f64> = s.iter().map(|x| x.model_s / x.clock_s.max(0.1)).collect();
+    let ef: Vec<f64> = s.iter().map(|x| x.engine_s / x.clock_s.max(0.1)).collect();
     let inst = |v: &mut dyn Iterator<Item = f64>| mean(v.map(|t| f64::from(u8::from(t <= instant_s))));
     let frac = format!(
-        "{key},{},{:.4},{:.4},{:.4},{:.2},{:.2},{:.3},{:.3}",
+        "{key},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.2},{:.2},{:.2},{:.3},{:.3}",
         s.len(),
         mean(hf.iter().copied()),
         mean(mf.iter().copied()),
         ks(&hf, &mf),
+        mean(ef.iter().copied()),
+        ks(&hf, &ef),
         mean(s.iter().map(|x| x.human_s)),
         mean(s.iter().map(|x| x.model_s)),
+        mean(s.iter().map(|x| x.engine_s)),
         inst(&mut s.iter().map(|x| x.human_s)),
         inst(&mut s.iter().map(|x| x.model_s)),
     );
@@ -136,7 +141,7 @@ fn lines(key: &str, s: &[Sample], instant_s: f64) -> (String, String) {
     (frac, diff)
 }
 
-pub const FRACTION_HEADER: &str = "band,tc,moves,human_mean_fraction,model_mean_fraction,ks_fraction,human_mean_s,model_mean_s,human_instant,model_instant";
+pub const FRACTION_HEADER: &str = "band,tc,moves,human_mean_fraction,model_mean_fraction,ks_fraction,engine_mean_fraction,ks_engine_fraction,human_mean_s,model_mean_s,engine_mean_s,human_instant,model_instant";
 pub const DIFFICULTY_HEADER: &str = "band,tc,moves,rho_human_near,rho_engine_near,rho_human_gap,rho_engine_gap,rho_human_swing,rho_engine_swing,rho_engine_human";
 
 /// The two tables (CSV text with headers) for `rows`.
