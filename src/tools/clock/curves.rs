@@ -1,9 +1,9 @@
 //! `sparring clock curves`: how each player of a match spent its clock, game by game. Reads the
-//! PGN `sparring match` writes (each move's comment ends with the time it took, `0.123s`; the
-//! `TimeControl` tag gives `base+inc` in seconds) and writes one CSV row per move (time spent,
-//! clock left after it) and a Markdown summary per player: moves, mean time per move, the clock
-//! left at the end of games (mean, smallest), time forfeits, and the mean clock left by move
-//! number (moves 10, 20, 30, 40, 60).
+//! PGN `sparring match` writes (each move's comment ends with the time it took, `0.123s`; book
+//! moves say `book` and are off the clock; the `TimeControl` tag gives `base+inc` in seconds) and
+//! writes one CSV row per timed move (time spent, clock left after it) and a Markdown summary per
+//! player: moves, mean time per move, the clock left at the end of games (mean, smallest), time
+//! forfeits, and the mean clock left after its n-th timed move (n = 10, 20, 30, 40, 60).
 
 use super::games::parse_time_control;
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
@@ -19,8 +19,9 @@ pub struct TimedGame {
     pub black: String,
     pub time_control: Option<String>,
     pub termination: String,
-    /// Seconds per move (moves without a recorded time are 0).
-    pub spent: Vec<f64>,
+    /// Seconds per move; `None` for a book move (played for the engines, off the clock) and 0
+    /// for a move without a recorded time.
+    pub spent: Vec<Option<f64>>,
 }
 
 /// The time at the end of a match comment (`+0.35/12 0.123s`).
@@ -57,15 +58,18 @@ impl Visitor for Collector {
     }
 
     fn san(&mut self, g: &mut TimedGame, _san: SanPlus) -> ControlFlow<TimedGame> {
-        g.spent.push(0.0);
+        g.spent.push(Some(0.0));
         ControlFlow::Continue(())
     }
 
     fn comment(&mut self, g: &mut TimedGame, comment: RawComment<'_>) -> ControlFlow<TimedGame> {
-        if let (Some(last), Some(s)) =
-            (g.spent.last_mut(), comment_seconds(&String::from_utf8_lossy(comment.as_bytes())))
-        {
-            *last = s;
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        if let Some(last) = g.spent.last_mut() {
+            if text.trim() == "book" {
+                *last = None;
+            } else if let Some(s) = comment_seconds(&text) {
+                *last = Some(s);
+            }
         }
         ControlFlow::Continue(())
     }
@@ -113,7 +117,7 @@ pub fn report(path: &Path, base_s: f64, inc_s: f64) -> Result<(String, String), 
             p.games += 1;
             let mut clock = base;
             let mut n = 0;
-            for &t in g.spent.iter().skip(side).step_by(2) {
+            for &t in g.spent.iter().skip(side).step_by(2).flatten() {
                 n += 1;
                 clock = clock - t + inc;
                 let _ = writeln!(csv, "{gi},{},{name},{n},{t:.3},{clock:.3}", ["white", "black"][side]);
