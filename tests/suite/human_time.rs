@@ -280,3 +280,49 @@ fn the_engine_waits_what_the_library_draws_for_the_check() {
     let want = clock.bound(planned(&builtin().unwrap(), &situation, 4242, game.pos()));
     assert_eq!(u128::from(ms), want.as_millis());
 }
+
+#[test]
+#[cfg_attr(not(shared_data), ignore = "needs ../shared/data (a fresh clone has none)")]
+fn extract_fit_and_check_run_on_the_fide_clocks() {
+    let Some(pgn) = crate::common::shared_data("human/fide-online-dev.pgn") else { return };
+    let dir = std::env::temp_dir().join(format!("sparring-clock-e2e-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("moves.csv");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sparring")).arg("clock").args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (pgn, csv_s) = (pgn.to_str().unwrap(), csv.to_str().unwrap());
+    run(&["extract", "--pgn", pgn, "--out", csv_s, "--stride", "500", "--max-games", "12", "--min-fullmove", "2"]);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert!(rows.len() > 300, "{} rows", rows.len());
+    // Both parts, known time controls, no negative times, clocks within base + inc.
+    assert!(rows.iter().any(|r| r[0].parse::<usize>().unwrap() % 2 == 0));
+    assert!(rows.iter().any(|r| r[0].parse::<usize>().unwrap() % 2 == 1));
+    for r in &rows {
+        let (base, inc): (f64, f64) = (r[4].parse().unwrap(), r[5].parse().unwrap());
+        assert!(
+            [(180.0, 2.0), (600.0, 3.0), (600.0, 5.0), (900.0, 10.0), (1500.0, 10.0)].contains(&(base, inc)),
+            "{r:?}"
+        );
+        assert!(r[7].parse::<f64>().unwrap() >= 0.0, "{r:?}");
+    }
+    // A second run resumes: nothing is added.
+    let again =
+        run(&["extract", "--pgn", pgn, "--out", csv_s, "--stride", "500", "--max-games", "12", "--min-fullmove", "2"]);
+    assert!(again.contains("(0 moves added this run)"), "{again}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+    let model = dir.join("model.toml");
+    run(&["fit", "--moves", csv_s, "--out", model.to_str().unwrap(), "--source", "test"]);
+    let m = sparring::human_time::load(&model).unwrap();
+    // Fitted on the even games only.
+    let even = rows.iter().filter(|r| r[0].parse::<usize>().unwrap() % 2 == 0).count();
+    assert_eq!(m.fit.get("moves"), Some(&even.to_string()));
+    let tables =
+        run(&["check", "--moves", csv_s, "--model", model.to_str().unwrap(), "--out-dir", dir.to_str().unwrap()]);
+    assert!(tables.contains("all,blitz") || tables.contains("all,rapid"), "{tables}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
