@@ -25,7 +25,8 @@ def games(path):
                 continue
             moves.append(san)
             m = re.search(r"([0-9.]+)s\s*$", comment)
-            times.append(float(m.group(1)) if m and comment.strip() != "book" else 0.0)
+            # None: a book move, played for the engines and off the clock.
+            times.append(None if comment.strip() == "book" else float(m.group(1)) if m else 0.0)
         yield tags, moves, times
 
 
@@ -48,7 +49,7 @@ def summarise(files, base, inc):
                 own = times[side::2]
                 # Book moves are played for the engines: only moves with a time count (the clock
                 # left is base - time used + inc per timed move, as the runner keeps it).
-                timed = [t for t in own if t > 0]
+                timed = [t for t in own if t is not None]
                 out["moves"] += len(timed)
                 out["time"] += sum(timed)
                 out["end"].append(base - sum(timed) + inc * len(timed))
