@@ -37,6 +37,8 @@ pub mod tags {
     pub const RANDOM: &str = "random";
     /// Whether a ladder level looks deeper this move (drawn only by levels with `deep_p > 0`).
     pub const DEPTH: &str = "depth";
+    /// How long a weak setting with `Human Time` waits before answering (`crate::human_time`).
+    pub const TIME: &str = "time";
 }
 
 /// The exact bytes hashed for a decision seed (see the module documentation).

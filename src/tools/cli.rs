@@ -44,6 +44,8 @@ enum Tool {
     /// Human-likeness per rating band and the ladder fit (see 'sparring humanlike --help').
     #[command(disable_help_flag = true)]
     Humanlike(Passed),
+    /// Human time use from real clocks: the model behind the `Human Time` option (extract, fit, check, curves).
+    Clock(super::clock::Args),
 }
 
 /// Parses `args` (without the program name) for the tool called `name` with clap. Help and version
@@ -69,5 +71,6 @@ pub fn main(args: &[String]) -> ExitCode {
         Tool::Match(p) => crate::tools::arena::main(&p.args),
         Tool::Strength(p) => crate::tools::estimate::main(&p.args),
         Tool::Humanlike(p) => crate::tools::humanlike::main(&p.args),
+        Tool::Clock(a) => super::clock::main(a),
     }
 }

@@ -7,6 +7,7 @@
 pub mod arena;
 pub mod bench;
 pub mod cli;
+pub mod clock;
 pub mod estimate;
 pub mod games;
 pub mod humanlike;

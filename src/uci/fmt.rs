@@ -46,6 +46,39 @@ pub fn seed(seed: u64) -> String {
     format!("seed {seed} (replay this game with setoption name Seed value {seed})")
 }
 
+/// `Human Time` switched on.
+pub fn human_time_on(tag: &str, description: &str) -> String {
+    format!("Human Time: on ({tag}: {description}); weak settings with a clock wait like a person before bestmove")
+}
+
+/// `Human Time` asked for without a usable model.
+pub fn human_time_unavailable(why: &str) -> String {
+    format!(
+        "Human Time: no usable time model ({why}); Human Time stays off until a valid Human Time File is set or the path is cleared"
+    )
+}
+
+/// A time model file loaded (`path` empty: the built-in one).
+pub fn human_time_file_loaded(path: &str, tag: &str) -> String {
+    if path.is_empty() {
+        format!("Human Time File: cleared; the built-in {tag} is used")
+    } else {
+        format!("Human Time File: loaded {path}: {tag}")
+    }
+}
+
+/// The whole time a `Human Time` move takes (search included), printed with `debug on`.
+pub fn human_time_planned(total: Duration) -> String {
+    format!("Human Time: thinking {} ms", total.as_millis())
+}
+
+/// A time model file refused.
+pub fn human_time_file_rejected(why: &str) -> String {
+    format!(
+        "Human Time File rejected: {why}; Human Time is off (set a valid file or clear the path, then switch it on)"
+    )
+}
+
 /// `cp N` or `mate N`.
 pub fn score(s: i32) -> String {
     match mate_moves(s) {

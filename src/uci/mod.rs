@@ -4,6 +4,7 @@
 
 pub mod fmt;
 mod go;
+pub mod human_time;
 pub mod options;
 
 use crate::board::{Game, perft};
@@ -17,7 +18,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -59,6 +60,8 @@ impl Reporter for UciReporter {
 
 struct Job {
     control: Arc<Control>,
+    /// Set by `ponderhit`: a `Human Time` wait ends at once.
+    hurry: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -82,6 +85,10 @@ pub struct Engine {
     debug: bool,
     /// Strength state (SPEC 3-6).
     strength: Strength,
+    /// `Human Time` and its model.
+    human_time: human_time::HumanTimeState,
+    /// The position before the last move of the `position` command (the time model's swing).
+    prev_game: Option<Game>,
 }
 
 /// The strength options as set, and the seed of the current game.
@@ -166,6 +173,8 @@ impl Engine {
                 changed: false,
                 seed_reported: false,
             },
+            human_time: human_time::HumanTimeState::new(),
+            prev_game: None,
         }
     }
 
@@ -206,6 +215,7 @@ impl Engine {
             "ponderhit" => {
                 if let Some(job) = &self.job {
                     job.control.pondering.store(false, Ordering::SeqCst);
+                    job.hurry.store(true, Ordering::SeqCst);
                 }
             }
             "isready" => {
@@ -292,6 +302,8 @@ impl Engine {
             ("Avatar File", Value::Str(path)) => self.set_avatar(&path),
             ("Human Model File", Value::Str(path)) => self.set_human_model(&path),
             ("Ladder File", Value::Str(path)) => self.set_ladder(&path),
+            ("Human Time", Value::Bool(on)) => self.set_human_time(on),
+            ("Human Time File", Value::Str(path)) => self.set_human_time_file(&path),
             ("SyzygyProbeLimit", Value::Int(n)) => {
                 self.tb_probe_limit = n as usize;
                 if let Some(tb) = &self.tablebases {
@@ -408,6 +420,35 @@ impl Engine {
         }
     }
 
+    /// `Human Time` on or off. It plays only with a usable model: on without one says why, and
+    /// the option stays in effect off until a valid `Human Time File` is set or the path cleared.
+    fn set_human_time(&mut self, on: bool) {
+        self.human_time.on = on;
+        if on {
+            match &self.human_time.model {
+                Ok(m) => self.out.info_string(&fmt::human_time_on(&m.tag(), &m.description)),
+                Err(e) => self.out.info_string(&fmt::human_time_unavailable(e)),
+            }
+        }
+    }
+
+    /// Loads a time model file in place of the built-in one (empty = the built-in model). A file
+    /// that cannot be read or is not a valid model is refused with the reason, and `Human Time`
+    /// falls back to off until a valid file is set or the path is cleared.
+    fn set_human_time_file(&mut self, path: &str) {
+        let path = path.trim();
+        let loaded = if path.is_empty() {
+            crate::human_time::builtin()
+        } else {
+            crate::human_time::load(std::path::Path::new(path))
+        };
+        match &loaded {
+            Ok(m) => self.out.info_string(&fmt::human_time_file_loaded(path, &m.tag())),
+            Err(e) => self.out.info_string(&fmt::human_time_file_rejected(e)),
+        }
+        self.human_time.model = loaded;
+    }
+
     /// Loads Syzygy tables; problems are reported and the good folders are still used.
     fn set_syzygy_path(&mut self, spec: &str) {
         let mut tb = Tablebases::new();
@@ -438,6 +479,7 @@ impl Engine {
     fn position(&mut self, args: &[&str]) {
         match parse_position(args) {
             Ok((root, fen, moves)) => {
+                self.prev_game = moves.split_last().map(|(_, before)| Game::with_moves(root.clone(), before));
                 self.game = Game::with_moves(root, &moves);
                 self.root_fen = fen;
             }
@@ -497,12 +539,33 @@ impl Engine {
         let match_seed = self.strength.game_seed;
         let tablebases = self.tablebases.clone();
         let move_overhead = self.move_overhead;
+        let wait = human_time::Wait::for_go(
+            self.human_time.active(),
+            &player,
+            &limits,
+            cmd.ponder,
+            move_overhead,
+            self.prev_game.clone(),
+        );
+        let hurry = Arc::new(AtomicBool::new(false));
+        let debug = self.debug;
+        let hurried = Arc::clone(&hurry);
         let handle = std::thread::Builder::new().name("search".into()).stack_size(64 * 1024 * 1024).spawn(move || {
+            let start = std::time::Instant::now();
             let request = MoveRequest { game: &game, limits, match_seed, tablebases, move_overhead };
-            let decision = {
+            let mut decision = {
                 let mut searchers = searchers.lock().unwrap_or_else(|e| e.into_inner());
                 player.play(&mut searchers, &request, &ctl, &mut UciReporter(out.clone()))
             };
+            // `Human Time`: the move is chosen; now take as long as a person would.
+            if let Some(w) = wait.filter(|_| decision.mv.is_some()) {
+                let planned = w.planned(&game, match_seed);
+                if debug {
+                    out.info_string(&fmt::human_time_planned(planned));
+                }
+                human_time::wait_until(start, planned, &ctl, &hurried);
+                decision.search.time = start.elapsed();
+            }
             // The last `info` line's PV starts with the move played.
             if let Some(info) = decision.info() {
                 out.line(&fmt::info(&info));
@@ -517,7 +580,7 @@ impl Engine {
             out.line(&fmt::bestmove(decision.mv, decision.ponder));
         });
         match handle {
-            Ok(handle) => self.job = Some(Job { control, handle }),
+            Ok(handle) => self.job = Some(Job { control, hurry, handle }),
             Err(e) => {
                 self.out.info_string(&format!("cannot start the search thread: {e}"));
                 self.out.line(&fmt::bestmove(None, None));

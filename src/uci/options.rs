@@ -96,6 +96,8 @@ pub fn all_options() -> Vec<Opt> {
         Opt { name: "Avatar File", kind: Kind::Str { default: String::new() } },
         Opt { name: "Human Model File", kind: Kind::Str { default: String::new() } },
         Opt { name: "Ladder File", kind: Kind::Str { default: String::new() } },
+        Opt { name: "Human Time", kind: Kind::Check { default: false } },
+        Opt { name: "Human Time File", kind: Kind::Str { default: String::new() } },
     ]);
     v
 }

@@ -6,12 +6,24 @@
 use std::path::{Path, PathBuf};
 
 /// Top-level modules, lowest layer first. A module may use only those before it.
-const LAYERS: &[&str] =
-    &["score", "board", "seed", "eval", "tablebase", "search", "policy", "profile", "player", "uci", "tools"];
+const LAYERS: &[&str] = &[
+    "score",
+    "board",
+    "seed",
+    "eval",
+    "tablebase",
+    "search",
+    "policy",
+    "profile",
+    "human_time",
+    "player",
+    "uci",
+    "tools",
+];
 
 /// The tools (subcommands) inside `tools/`: none may use another. `cli` dispatches to all of them;
 /// everything else in `tools/` is a shared building block any tool may use.
-const TOOLS: &[&str] = &["arena", "estimate", "humanlike", "bench", "solve", "tune"];
+const TOOLS: &[&str] = &["arena", "estimate", "humanlike", "bench", "solve", "tune", "clock"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {

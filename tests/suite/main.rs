@@ -23,6 +23,7 @@ mod eval_tune;
 mod eval_values;
 mod golden_moves;
 mod human_model;
+mod human_time;
 mod humanlike_e2e;
 mod humanlike_stats;
 mod ladder_deep;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Games between ladder points with `Human Time` on (issue 26): time forfeits, the clock left at the
+# end, and whether the moves are those of the same games with the option off (same seeds).
+# Resumable: the games are played in chunks of one pairing (PAIRS colour-reversed pairs each,
+# `-srand` = the chunk number), one PGN per chunk and setting; a chunk whose PGN exists is skipped.
+# Usage: bench/human-time-games.sh [CHUNKS] [TC]   (env: PAIRS=4, CONCURRENCY=8; TC as `sparring match`
+# tc=, in seconds: 180+2 is 3 minutes + 2 s)
+#   e.g. bench/human-time-games.sh 6 180+2
+# Results: bench/results/human-time/games/<tc>/{on,off}-chunkN.pgn (PGNs are not tracked) and
+# summary.md (sparring clock curves per setting, forfeits, moves identical on/off).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+chunks=${1:-6}; tc=${2:-180+2}
+pairs=${PAIRS:-4}; conc=${CONCURRENCY:-8}
+bin=${SPARRING_BIN:-target/release/sparring}
+dir=bench/results/human-time/games/$tc
+mkdir -p "$dir"
+points=(1200:1400 1600:1800 2000:2200 1400:1600 1800:2000 2200:2400)
+play() { # chunk on|off
+  local k=$1 mode=$2 ht=false
+  [ "$mode" = on ] && ht=true
+  local p=${points[$((k % ${#points[@]}))]}
+  local a=${p%:*} b=${p#*:}
+  local out=$dir/$mode-chunk$k.pgn
+  [ -s "$out" ] && return 0
+  nice -n 10 "$bin" match \
+    -engine cmd="$bin" name="elo$a" option.UCI_LimitStrength=true option.UCI_Elo="$a" \
+    -engine cmd="$bin" name="elo$b" option.UCI_LimitStrength=true option.UCI_Elo="$b" \
+    -each tc="$tc" "option.Human Time=$ht" option.Hash=16 \
+    -games 2 -rounds "$pairs" -repeat -concurrency "$conc" -srand "$k" \
+    -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
+    -pgnout "$out.tmp" -progress lines > "$dir/$mode-chunk$k.txt" 2>&1
+  mv "$out.tmp" "$out"
+}
+for k in $(seq 0 $((chunks - 1))); do
+  play "$k" on
+  play "$k" off
+  echo "chunk $k done ($(date -u +%H:%M))"
+done
