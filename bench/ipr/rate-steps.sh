@@ -7,7 +7,8 @@
 # STEPS_DIR holds step-HI-vs-LO.pgn files; steps closer than 200 points are skipped (both points in
 # one band). Per file: PER_POINT (default 400) positions per point after move 8 (seed 1), every legal move scored by the
 # internal oracle at depth 8 (the estimator's own), cached in OUT_DIR, so a rerun resumes. Writes
-# OUT_DIR/ladder-selfplay.{txt,csv}: one row per point, its IPR with a 95 % game-bootstrap interval.
+# OUT_DIR/ladder-selfplay.{txt,csv}: one row per point, its IPR with a 95 % game-bootstrap interval
+# (BOOTSTRAP resamples, default 200; JOBS oracle jobs, default 1).
 # About 20 minutes of one core for the eight 200-point steps of a 200-game run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,4 +27,4 @@ for f in "$steps"/step-*-vs-*.pgn; do
         --per-band "$PER_POINT" --bands 800-2600 --player "elo$hi=$hi" --player "elo$lo=$lo" --seed 1
     $BIN humanlike oracle --positions "$out/$n.positions.jsonl" --out "$out/$n.oracle.jsonl" --depth 8 --jobs "$JOBS"
 done
-$BIN strength ipr rate "$out"/step-*.oracle.jsonl --group rating --csv "$out/ladder-selfplay.csv" | tee "$out/ladder-selfplay.txt"
+$BIN strength ipr rate "$out"/step-*.oracle.jsonl --group rating --bootstrap "${BOOTSTRAP:-200}" --csv "$out/ladder-selfplay.csv" | tee "$out/ladder-selfplay.txt"
