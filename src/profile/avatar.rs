@@ -214,6 +214,24 @@ impl Avatar {
         }
     }
 
+    /// The avatar as `.avt` text: `comment` (each line prefixed with `# `), then every group's
+    /// `Key(mg)=N` and `Key(eg)=N` in group order. [`Avatar::parse`] reads it back unchanged.
+    pub fn to_text(&self, comment: &str) -> String {
+        let mut s = String::new();
+        for line in comment.lines() {
+            if line.trim().is_empty() {
+                s.push_str("#\n");
+            } else {
+                s.push_str(&format!("# {line}\n"));
+            }
+        }
+        for t in Term::ALL {
+            let i = t.index();
+            s.push_str(&format!("{}(mg)={}\n{}(eg)={}\n", t.name(), self.mg[i], t.name(), self.eg[i]));
+        }
+        s
+    }
+
     /// One line naming the non-100 weights, e.g. `attacker: KingSafety 140/110, Threats 130/100`.
     pub fn describe(&self) -> String {
         let changed: Vec<String> = Term::ALL

@@ -46,6 +46,10 @@ enum Tool {
     Humanlike(Passed),
     /// Human time use from real clocks: the model behind the `Human Time` option (extract, fit, check, curves).
     Clock(super::clock::Args),
+    /// The style fingerprint: move rates with intervals of a PGN's moves or an engine's (see 'sparring style --help').
+    Style(super::style::Args),
+    /// Avatars fitted to a player's games: 'sparring avatar fit|eval' (see 'sparring avatar --help').
+    Avatar(super::style::avatar::Args),
 }
 
 /// Parses `args` (without the program name) for the tool called `name` with clap. Help and version
@@ -72,5 +76,7 @@ pub fn main(args: &[String]) -> ExitCode {
         Tool::Strength(p) => crate::tools::estimate::main(&p.args),
         Tool::Humanlike(p) => crate::tools::humanlike::main(&p.args),
         Tool::Clock(a) => super::clock::main(a),
+        Tool::Style(a) => super::style::main(a),
+        Tool::Avatar(a) => super::style::avatar::main(a),
     }
 }

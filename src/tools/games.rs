@@ -14,6 +14,8 @@ pub struct GameRecord {
     pub black_elo: Option<u32>,
     pub white: String,
     pub black: String,
+    /// The `Result` tag (`1-0`, `0-1`, `1/2-1/2`; `None` when absent or `*`).
+    pub result: Option<String>,
     pub moves: Vec<Move>,
     /// Number of legal moves before each move in `moves`.
     pub legal_counts: Vec<u16>,
@@ -76,6 +78,10 @@ impl Visitor for Collector {
             b"BlackElo" => tags.black_elo = parse(),
             b"White" => tags.white = value.decode_utf8_lossy().trim().to_string(),
             b"Black" => tags.black = value.decode_utf8_lossy().trim().to_string(),
+            b"Result" => {
+                let r = value.decode_utf8_lossy().trim().to_string();
+                tags.result = matches!(r.as_str(), "1-0" | "0-1" | "1/2-1/2").then_some(r);
+            }
             _ => {}
         }
         ControlFlow::Continue(())

@@ -18,4 +18,5 @@ pub mod process;
 pub mod quality;
 pub mod scored;
 pub mod solve;
+pub mod style;
 pub mod tune;

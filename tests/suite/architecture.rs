@@ -23,7 +23,7 @@ const LAYERS: &[&str] = &[
 
 /// The tools (subcommands) inside `tools/`: none may use another. `cli` dispatches to all of them;
 /// everything else in `tools/` is a shared building block any tool may use.
-const TOOLS: &[&str] = &["arena", "estimate", "humanlike", "bench", "solve", "tune", "clock"];
+const TOOLS: &[&str] = &["arena", "estimate", "humanlike", "bench", "solve", "tune", "clock", "style"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {

@@ -1,0 +1,254 @@
+//! `sparring avatar fit` (an avatar fitted to a player's games, `fit.rs`) and `sparring avatar
+//! eval` (how well avatars predict a player's moves: expected and top-1 match, log-likelihood,
+//! paired against the plain point over games).
+
+use super::fit::{self, Decision, Point};
+use super::progress_bar;
+use super::stats;
+use crate::profile::Avatar;
+use crate::tools::games::{GameRecord, read_games};
+use clap::{Parser, Subcommand};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Fewest games of the player a fit accepts.
+pub const MIN_GAMES: usize = 30;
+
+#[derive(Parser, Debug)]
+#[command(name = "sparring avatar", about = "Avatars fitted to a player's games, and how well avatars predict them.")]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Which of the player's games (in file order) count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Part {
+    All,
+    /// The first half of the player's games.
+    First,
+    /// The second half.
+    Second,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Common {
+    /// The PGN with the player's games.
+    pub pgn: PathBuf,
+    /// The player (exact name).
+    #[arg(long)]
+    pub player: String,
+    /// The rating whose nearest ladder point models the moves (default: the player's mean rating).
+    #[arg(long)]
+    pub elo: Option<f64>,
+    /// Which of the player's games.
+    #[arg(long, value_enum, default_value_t = Part::All)]
+    pub part: Part,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Fit the 26 mg/eg weights to the player's moves and write an .avt file.
+    Fit {
+        #[command(flatten)]
+        common: Common,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Pull towards 100 %: the objective loses pull · Σ((w − 100)/100)².
+        #[arg(long, default_value_t = 0.002)]
+        pull: f64,
+    },
+    /// Expected and top-1 match of the player's moves under the plain point and each avatar.
+    Eval {
+        #[command(flatten)]
+        common: Common,
+        /// Avatar files to compare with the plain point (repeatable).
+        #[arg(long = "avt")]
+        avatars: Vec<PathBuf>,
+        /// Output JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The player's games of `part`, with their index in the file.
+pub fn player_games<'a>(games: &'a [GameRecord], name: &str, part: Part) -> Vec<(usize, &'a GameRecord)> {
+    let all: Vec<(usize, &GameRecord)> =
+        games.iter().enumerate().filter(|(_, g)| g.white == name || g.black == name).collect();
+    let half = all.len() / 2;
+    match part {
+        Part::All => all,
+        Part::First => all[..half].to_vec(),
+        Part::Second => all[half..].to_vec(),
+    }
+}
+
+/// The player's mean rating over `games`, if any game rates them.
+pub fn mean_rating(games: &[(usize, &GameRecord)], name: &str) -> Option<f64> {
+    let r: Vec<f64> = games
+        .iter()
+        .filter_map(|(_, g)| if g.white == name { g.white_elo } else { g.black_elo })
+        .map(f64::from)
+        .collect();
+    (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64)
+}
+
+/// What a fit or an evaluation starts from: the point and the player's decisions.
+pub struct Prepared {
+    pub point: Point,
+    pub games: usize,
+    pub decisions: Vec<Decision>,
+}
+
+/// Reads the PGN, checks the player and the game count (`min_games`), picks the point and
+/// collects the decisions.
+pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
+    let games = read_games(&c.pgn).map_err(|e| format!("cannot read the PGN: {e}"))?;
+    if games.is_empty() {
+        return Err(format!("{}: no games in the file (is it a PGN?)", c.pgn.display()));
+    }
+    let mine = player_games(&games, &c.player, c.part);
+    let total = games.iter().filter(|g| g.white == c.player || g.black == c.player).count();
+    if total == 0 {
+        return Err(format!("{}: no player named '{}' (names are exact and case-sensitive)", c.pgn.display(), c.player));
+    }
+    if mine.len() < min_games {
+        return Err(format!(
+            "{}: '{}' has {} games here (part {:?} of {total}); a fit needs at least {min_games}",
+            c.pgn.display(),
+            c.player,
+            mine.len(),
+            c.part
+        ));
+    }
+    let elo = match c.elo {
+        Some(e) => e,
+        None => mean_rating(&mine, &c.player)
+            .ok_or_else(|| format!("'{}' has no ratings in {}: give --elo", c.player, c.pgn.display()))?,
+    };
+    let point = Point::nearest(elo);
+    let bar = progress_bar(mine.len(), "games");
+    let decisions = fit::decisions(&mine, &c.player, &point, &|| bar.inc(1));
+    bar.finish_and_clear();
+    if decisions.is_empty() {
+        return Err(format!("'{}': no fitted positions (every one decided or forced)", c.player));
+    }
+    Ok(Prepared { point, games: mine.len(), decisions })
+}
+
+/// The .avt text of a fit.
+pub fn fit_text(c: &Common, p: &Prepared, pull: f64) -> String {
+    let bar = progress_bar(300, "iterations");
+    let w = fit::fit(&p.decisions, p.point.lambda, pull, &|i| bar.set_position(i as u64));
+    bar.finish_and_clear();
+    let avatar = fit::to_avatar(&w, "fitted");
+    let lambda = p.point.lambda;
+    let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::K], lambda);
+    let after = fit::mean_log_likelihood(&p.decisions, &fit::weights_of(&avatar), lambda);
+    let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let comment = format!(
+        "{} — fitted by `sparring avatar fit` to {}'s moves: {} games ({:?} part) of {file},\n\
+         {} positions, at ladder point {} (lambda {}, human model beta {}), pull {pull}.\n\
+         Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights.",
+        c.player,
+        c.player,
+        p.games,
+        c.part,
+        p.decisions.len(),
+        p.point.elo,
+        lambda,
+        p.point.human.as_ref().map_or(0.0, |h| h.0)
+    );
+    avatar.to_text(&comment)
+}
+
+fn eval_table(c: &Common, p: &Prepared, avatars: &[PathBuf], json: bool) -> Result<String, String> {
+    let lambda = p.point.lambda;
+    let plain = fit::per_game(&p.decisions, &[100.0; fit::K], lambda);
+    let mut rows = Vec::new();
+    for path in avatars {
+        let a = Avatar::load(path).map_err(|e| e.to_string())?;
+        let theirs = fit::per_game(&p.decisions, &fit::weights_of(&a), lambda);
+        let mut row = serde_json::Map::new();
+        row.insert("avatar".into(), path.display().to_string().into());
+        for (i, key) in ["expected_match", "top1_match", "log_likelihood"].iter().enumerate() {
+            let cl: Vec<stats::Paired> = plain.iter().map(|(g, x)| (x[i], theirs[g][i], x[3])).collect();
+            let d = stats::diff(&cl);
+            let n = d.n;
+            let v = serde_json::json!({
+                "plain": plain.values().map(|x| x[i]).sum::<f64>() / n,
+                "avatar": theirs.values().map(|x| x[i]).sum::<f64>() / n,
+                "diff": d.value, "lo": d.lo, "hi": d.hi,
+            });
+            row.insert((*key).into(), v);
+        }
+        rows.push(serde_json::Value::Object(row));
+    }
+    if json {
+        let v = serde_json::json!({
+            "player": c.player, "games": p.games, "positions": p.decisions.len(), "point": p.point.elo, "rows": rows
+        });
+        return Ok(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n");
+    }
+    let mut s = format!(
+        "{}: {} games ({:?} part), {} positions, ladder point {}; per move, avatar − plain, 95 % paired bootstrap over games\n",
+        c.player,
+        p.games,
+        c.part,
+        p.decisions.len(),
+        p.point.elo
+    );
+    let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>24}", "avatar", "expected match %", "top-1 match %", "log-likelihood");
+    for r in &rows {
+        let cell = |k: &str, scale: f64| {
+            let v = &r[k];
+            let f = |x: &serde_json::Value| x.as_f64().unwrap_or(f64::NAN) * scale;
+            format!("{:.2} {:+.2} [{:+.2},{:+.2}]", f(&v["avatar"]), f(&v["diff"]), f(&v["lo"]), f(&v["hi"]))
+        };
+        let _ = writeln!(
+            s,
+            "{:<34} {:>22} {:>22} {:>24}",
+            r["avatar"].as_str().unwrap_or(""),
+            cell("expected_match", 100.0),
+            cell("top1_match", 100.0),
+            cell("log_likelihood", 1.0)
+        );
+    }
+    let n = plain.values().map(|x| x[3]).sum::<f64>();
+    let e = plain.values().map(|v| v[0]).sum::<f64>() / n * 100.0;
+    let t = plain.values().map(|v| v[1]).sum::<f64>() / n * 100.0;
+    let l = plain.values().map(|v| v[2]).sum::<f64>() / n;
+    let _ = writeln!(s, "{:<34} {e:>22.2} {t:>22.2} {l:>24.4}", "plain point");
+    Ok(s)
+}
+
+fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
+    match out {
+        Some(p) => std::fs::write(p, text).map_err(|e| format!("{}: {e}", p.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// `sparring avatar`.
+pub fn main(args: Args) -> ExitCode {
+    let result = match &args.command {
+        Command::Fit { common, out, pull } => {
+            prepare(common, MIN_GAMES).and_then(|p| write_out(out.as_deref(), &fit_text(common, &p, *pull)))
+        }
+        Command::Eval { common, avatars, json } => {
+            prepare(common, 1).and_then(|p| eval_table(common, &p, avatars, *json)).and_then(|t| write_out(None, &t))
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sparring avatar: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Avatars fitted to a player (`sparring avatar fit`): the 26 group weights (13 groups × mg/eg, in
+//! percent, 0-200) under which a ladder point's choice model gives the player's moves the highest
+//! likelihood.
+//!
+//! The model of one decision, at the ladder point nearest the player's rating: every legal move is
+//! played and resolved by a quiescence search of captures with the point's evaluator (its school's
+//! flags and weights, its generation's values); the leaf's per-group trace makes the move's value a
+//! linear function of the avatar weights, `v(w) = Σ_k f_k · w_k + tempo`, exact at w = 100 up to
+//! rounding (the leaf is held fixed). The move's logit is the point's Boltzmann one,
+//! `λ · v(w) / 100 + β · ln P_human(move)` with the point's λ and the human move model term it adds.
+//! Positions with one legal move or a decided best value (beyond ±600 cp, where the point leaves
+//! the model out) are skipped. The objective, the mean log-likelihood of the played moves less
+//! `pull · Σ ((w_k − 100) / 100)²`, is concave in w; a projected Newton-diagonal ascent with
+//! backtracking, from w = 100 in a fixed order, finds its maximum deterministically.
+
+use crate::board::Game;
+use crate::eval::{self, EvalConfig, MAX_PHASE, Term};
+use crate::profile::{Avatar, Ladder};
+use crate::score::MATE;
+use crate::search::Generation;
+use crate::search::see::see_ge;
+use crate::tools::games::GameRecord;
+use shakmaty::{Chess, Color, Move, Position};
+use std::sync::Arc;
+
+/// Weights per avatar: 13 middlegame then 13 endgame.
+pub const K: usize = 2 * Term::COUNT;
+/// Largest best value (cp) of a position that is fitted.
+pub const DECIDED_CP: i32 = 600;
+/// Node cap of one move's quiescence search.
+const QS_NODES: u32 = 4000;
+
+/// The ladder point the moves are modelled at.
+#[derive(Clone)]
+pub struct Point {
+    pub elo: i32,
+    /// Flags and weights of the point (no avatar), with its generation's values.
+    pub eval: EvalConfig,
+    /// Boltzmann λ per pawn.
+    pub lambda: f64,
+    /// β and the human move model with the rating it is asked about (None: no model term).
+    pub human: Option<(f64, Arc<crate::policy::human::HumanModel>, f64)>,
+}
+
+impl Point {
+    /// The built-in ladder's point nearest `elo` (the lower one on a tie).
+    pub fn nearest(elo: f64) -> Point {
+        let ladder = Ladder::builtin();
+        let p = ladder
+            .points
+            .iter()
+            .min_by(|a, b| (f64::from(a.elo) - elo).abs().total_cmp(&(f64::from(b.elo) - elo).abs()))
+            .expect("the ladder has points");
+        let level = ladder.at(p.elo);
+        let generation: Generation = level.generation;
+        let eval = EvalConfig { params: generation.eval_params(), ..level.eval.clone() };
+        Point {
+            elo: level.elo,
+            eval,
+            lambda: level.choice.lambda.unwrap_or(1.0),
+            human: level.human.as_ref().map(|h| (h.beta, h.model.clone(), h.rating)),
+        }
+    }
+}
+
+/// One legal move: its value's slope per weight percent and its constant (cp, mover's view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveValue {
+    pub slope: [f64; K],
+    pub constant: f64,
+}
+
+impl MoveValue {
+    pub fn value(&self, w: &[f64; K]) -> f64 {
+        self.constant + self.slope.iter().zip(w).map(|(s, w)| s * w).sum::<f64>()
+    }
+}
+
+/// One decision of the player.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The game it comes from.
+    pub cluster: usize,
+    /// Index of the played move in `moves`.
+    pub played: usize,
+    pub moves: Vec<MoveValue>,
+    /// `β · ln P_human` per move (zeros without a model).
+    pub offset: Vec<f64>,
+}
+
+/// Quiescence of captures (all evasions in check) from `pos` with `cfg`: the score for the side to
+/// move and the leaf position it rests on (`None` at a mate or stalemate).
+fn qs(pos: &Chess, mut alpha: i32, beta: i32, cfg: &EvalConfig, nodes: &mut u32, ply: i32) -> (i32, Option<Chess>) {
+    *nodes += 1;
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return (if pos.is_check() { -MATE + ply } else { 0 }, None);
+    }
+    let in_check = pos.is_check();
+    let mut best = (-MATE, None);
+    if !in_check {
+        let stand = eval::evaluate(pos, cfg);
+        if stand >= beta || *nodes >= QS_NODES {
+            return (stand, Some(pos.clone()));
+        }
+        alpha = alpha.max(stand);
+        best = (stand, Some(pos.clone()));
+    }
+    for m in legal {
+        if !in_check && (!m.is_capture() || !see_ge(pos, m, 0)) {
+            continue;
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let (s, leaf) = qs(&next, -beta, -alpha, cfg, nodes, ply + 1);
+        if -s > best.0 {
+            best = (-s, leaf);
+            alpha = alpha.max(-s);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The value of playing `m` in `pos` (see the module text).
+pub fn move_value(pos: &Chess, m: Move, cfg: &EvalConfig) -> (i32, MoveValue) {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let mut nodes = 0;
+    let (s, leaf) = qs(&after, -MATE, MATE, cfg, &mut nodes, 1);
+    let score = -s;
+    let Some(leaf) = leaf else {
+        return (score, MoveValue { slope: [0.0; K], constant: f64::from(score) });
+    };
+    let t = eval::trace(&leaf, cfg);
+    let sign = if pos.turn() == Color::White { 1.0 } else { -1.0 };
+    let (mg, eg) = (f64::from(t.phase) / f64::from(MAX_PHASE), f64::from(MAX_PHASE - t.phase) / f64::from(MAX_PHASE));
+    let mut slope = [0.0; K];
+    for g in Term::ALL {
+        let i = g.index();
+        slope[i] = sign * f64::from(t.weighted[i].mg) * mg / 100.0;
+        slope[Term::COUNT + i] = sign * f64::from(t.weighted[i].eg) * eg / 100.0;
+    }
+    (score, MoveValue { slope, constant: sign * f64::from(t.tempo_white) })
+}
+
+/// The decision in `game`'s position for `played`, or `None` when it is not fitted (one legal
+/// move, a decided position).
+pub fn decision(game: &Game, played: Move, point: &Point, cluster: usize) -> Option<Decision> {
+    let pos = game.pos();
+    let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+    if legal.len() < 2 {
+        return None;
+    }
+    let scored: Vec<(i32, MoveValue)> = legal.iter().map(|&m| move_value(pos, m, &point.eval)).collect();
+    let best = scored.iter().map(|s| s.0).max().unwrap_or(0);
+    if best.abs() >= DECIDED_CP {
+        return None;
+    }
+    let offset = match &point.human {
+        Some((beta, model, rating)) => model.game_log_probs(game, &legal, *rating).iter().map(|l| beta * l).collect(),
+        None => vec![0.0; legal.len()],
+    };
+    let played = legal.iter().position(|&m| m == played)?;
+    Some(Decision { cluster, played, moves: scored.into_iter().map(|s| s.1).collect(), offset })
+}
+
+/// Every fitted decision of the player `name` in `games` (game index = cluster); `progress` is
+/// called once per game.
+pub fn decisions(games: &[(usize, &GameRecord)], name: &str, point: &Point, progress: &dyn Fn()) -> Vec<Decision> {
+    let mut out = Vec::new();
+    for &(gi, g) in games {
+        let mut game = Game::new(Chess::default());
+        for &m in &g.moves {
+            let mover = if game.pos().turn() == Color::White { &g.white } else { &g.black };
+            if mover == name
+                && let Some(d) = decision(&game, m, point, gi)
+            {
+                out.push(d);
+            }
+            game.make(m);
+            game.reset_depth();
+        }
+        progress();
+    }
+    out
+}
+
+/// Logits of one decision under weights `w`.
+fn logits(d: &Decision, w: &[f64; K], lambda: f64) -> Vec<f64> {
+    d.moves.iter().zip(&d.offset).map(|(m, o)| lambda * m.value(w) / 100.0 + o).collect()
+}
+
+/// Softmax probabilities of `logits`.
+pub fn softmax(logits: &[f64]) -> Vec<f64> {
+    let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = logits.iter().map(|l| (l - top).exp()).collect();
+    let z: f64 = e.iter().sum();
+    e.iter().map(|x| x / z).collect()
+}
+
+/// Probabilities of the moves of `d` under `w`.
+pub fn probabilities(d: &Decision, w: &[f64; K], lambda: f64) -> Vec<f64> {
+    softmax(&logits(d, w, lambda))
+}
+
+/// The objective at `w` (mean log-likelihood less the pull), its gradient and a diagonal
+/// curvature bound (positive).
+fn objective(ds: &[Decision], w: &[f64; K], lambda: f64, pull: f64) -> (f64, [f64; K], [f64; K]) {
+    let n = ds.len().max(1) as f64;
+    let (mut f, mut g, mut h) = (0.0, [0.0; K], [0.0; K]);
+    let c = lambda / 100.0;
+    for d in ds {
+        let p = probabilities(d, w, lambda);
+        f += p[d.played].max(1e-300).ln();
+        for k in 0..K {
+            let mean: f64 = d.moves.iter().zip(&p).map(|(m, p)| p * m.slope[k]).sum();
+            let var: f64 = d.moves.iter().zip(&p).map(|(m, p)| p * (m.slope[k] - mean).powi(2)).sum();
+            g[k] += c * (d.moves[d.played].slope[k] - mean);
+            h[k] += c * c * var;
+        }
+    }
+    f /= n;
+    for k in 0..K {
+        let z = (w[k] - 100.0) / 100.0;
+        f -= pull * z * z;
+        g[k] = g[k] / n - 2.0 * pull * z / 100.0;
+        h[k] = h[k] / n + 2.0 * pull / 1e4;
+    }
+    (f, g, h)
+}
+
+/// Mean log-likelihood of the played moves under `w` (no pull).
+pub fn mean_log_likelihood(ds: &[Decision], w: &[f64; K], lambda: f64) -> f64 {
+    objective(ds, w, lambda, 0.0).0
+}
+
+fn project(w: &mut [f64; K]) {
+    for x in w.iter_mut() {
+        *x = x.clamp(0.0, 200.0);
+    }
+}
+
+/// The weights that maximise the objective (see the module text), from w = 100.
+pub fn fit(ds: &[Decision], lambda: f64, pull: f64, progress: &dyn Fn(usize)) -> [f64; K] {
+    let mut w = [100.0; K];
+    let (mut f, mut g, mut h) = objective(ds, &w, lambda, pull);
+    for it in 0..300 {
+        progress(it);
+        let mut t = 1.0;
+        let mut moved = false;
+        for _ in 0..30 {
+            let mut next = w;
+            for k in 0..K {
+                next[k] += t * g[k] / h[k].max(1e-12);
+            }
+            project(&mut next);
+            let (nf, ng, nh) = objective(ds, &next, lambda, pull);
+            if nf > f {
+                moved = nf - f > 1e-12;
+                (w, f, g, h) = (next, nf, ng, nh);
+                break;
+            }
+            t *= 0.5;
+        }
+        if !moved {
+            break;
+        }
+    }
+    w
+}
+
+/// The weights as an avatar (rounded to whole percent).
+pub fn to_avatar(w: &[f64; K], file: &str) -> Avatar {
+    let mut a = Avatar { file: file.to_string(), ..Avatar::neutral() };
+    for t in Term::ALL {
+        let i = t.index();
+        a.mg[i] = w[i].round().clamp(0.0, 200.0) as u16;
+        a.eg[i] = w[Term::COUNT + i].round().clamp(0.0, 200.0) as u16;
+    }
+    a
+}
+
+/// An avatar's weights as the fitter's vector.
+pub fn weights_of(a: &Avatar) -> [f64; K] {
+    let mut w = [100.0; K];
+    for t in Term::ALL {
+        let i = t.index();
+        w[i] = f64::from(a.mg[i]);
+        w[Term::COUNT + i] = f64::from(a.eg[i]);
+    }
+    w
+}
+
+/// Per game (cluster): (Σ P(played), Σ top-1 hit, Σ ln P(played), decisions) under `w`.
+pub fn per_game(ds: &[Decision], w: &[f64; K], lambda: f64) -> std::collections::BTreeMap<usize, [f64; 4]> {
+    let mut out: std::collections::BTreeMap<usize, [f64; 4]> = std::collections::BTreeMap::new();
+    for d in ds {
+        let p = probabilities(d, w, lambda);
+        let top = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b]).then(b.cmp(&a))).unwrap_or(0);
+        let e = out.entry(d.cluster).or_default();
+        e[0] += p[d.played];
+        e[1] += f64::from(u8::from(top == d.played));
+        e[2] += p[d.played].max(1e-300).ln();
+        e[3] += 1.0;
+    }
+    out
+}

@@ -1,0 +1,266 @@
+//! `sparring style` (the style fingerprint) and `sparring avatar fit|eval` (avatars fitted to a
+//! player's games).
+//!
+//! The fingerprint is a short table of move rates (captures, checks, king-zone entries, pawn
+//! storms, sacrifices, trades, castling, pawn-structure damage, passed-pawn pushes, retreats; see
+//! `classify.rs`) with 95 % intervals, plus game rows (length, draws, castling timing) when the
+//! moves come from games. Its sources: the moves of a PGN (all, one side or one player), or an
+//! engine's moves on a fixed position set (sampled from a PGN, or a FEN file), recorded so that a
+//! run resumes, and compared with another setting's record on the same positions (paired).
+
+pub mod avatar;
+pub mod classify;
+pub mod engine;
+pub mod fit;
+pub mod report;
+pub mod source;
+pub mod stats;
+
+use crate::tools::games::read_games;
+use clap::Parser;
+use engine::EngineSpec;
+use report::Row;
+use shakmaty::Color;
+use source::{Observed, Probe, SampleSpec, Who};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sparring style",
+    about = "The style fingerprint: move rates with 95 % intervals, of a PGN's moves or of an engine's moves on a fixed position set.",
+    after_help = "Examples:\n  sparring style games.pgn --player NAME\n  sparring style fics.pgn --option UCI_LimitStrength=true --option UCI_Elo=1500 --record plain.tsv\n  sparring style fics.pgn --option UCI_LimitStrength=true --option UCI_Elo=1500 --option \"Avatar File=avatars/attacker.avt\" --record attacker.tsv --compare plain.tsv\nRates are defined in bench/results/style.md."
+)]
+pub struct Args {
+    /// A PGN (its moves, or positions sampled from it for an engine) or a FEN/EPD file (positions).
+    pub file: PathBuf,
+    /// Only this player's moves (exact name).
+    #[arg(long, conflicts_with = "side")]
+    pub player: Option<String>,
+    /// Only this side's moves: white or black.
+    #[arg(long)]
+    pub side: Option<String>,
+    /// Ask a UCI engine for its move on the position set (without a command: this engine).
+    #[arg(long, num_args = 0..=1, default_missing_value = "")]
+    pub engine: Option<String>,
+    /// UCI option for the engine, NAME=VALUE (repeatable; implies --engine).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// The `go` arguments sent for every position.
+    #[arg(long, default_value = "nodes 1000000")]
+    pub go: String,
+    /// Positions sampled from the PGN.
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// Sampling seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Earliest ply a sampled position comes from (0 = the first move).
+    #[arg(long, default_value_t = 8)]
+    pub min_ply: usize,
+    /// Sample only positions whose mover is rated LO-HI.
+    #[arg(long, value_name = "LO-HI")]
+    pub band: Option<String>,
+    /// Record file of the engine's moves (appended as they come; a rerun resumes).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Another setting's record on the same positions: print the paired difference (this − that).
+    #[arg(long)]
+    pub compare: Option<PathBuf>,
+    /// Engine processes run at once.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Output CSV.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Output JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Csv,
+    Json,
+}
+
+fn format_of(csv: bool, json: bool) -> Format {
+    if csv {
+        Format::Csv
+    } else if json {
+        Format::Json
+    } else {
+        Format::Table
+    }
+}
+
+/// A progress bar on stderr when it is a terminal (hidden otherwise).
+pub fn progress_bar(len: usize, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(len as u64);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(&format!("[{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what}"))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    b
+}
+
+fn is_pgn(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
+fn parse_band(text: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = text.split_once('-').ok_or_else(|| format!("--band '{text}': expected LO-HI"))?;
+    let lo = lo.trim().parse().map_err(|_| format!("--band '{text}': '{lo}' is not a rating"))?;
+    let hi = hi.trim().parse().map_err(|_| format!("--band '{text}': '{hi}' is not a rating"))?;
+    Ok((lo, hi))
+}
+
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    let (k, v) = text.split_once('=').ok_or_else(|| format!("--option '{text}': expected NAME=VALUE"))?;
+    Ok((k.trim().to_string(), v.trim().to_string()))
+}
+
+fn who(args: &Args) -> Result<Who, String> {
+    Ok(match (&args.player, &args.side) {
+        (Some(p), _) => Who::Player(p.clone()),
+        (None, Some(s)) if s.eq_ignore_ascii_case("white") => Who::Side(Color::White),
+        (None, Some(s)) if s.eq_ignore_ascii_case("black") => Who::Side(Color::Black),
+        (None, Some(s)) => return Err(format!("--side '{s}': expected white or black")),
+        (None, None) => Who::All,
+    })
+}
+
+/// This program as a UCI engine command.
+fn this_engine() -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    Ok(exe.display().to_string())
+}
+
+fn engine_spec(args: &Args) -> Result<EngineSpec, String> {
+    let mut options = args.options.iter().map(|o| parse_option(o)).collect::<Result<Vec<_>, _>>()?;
+    let own = args.engine.as_deref().is_none_or(str::is_empty);
+    let command = if own { this_engine()? } else { args.engine.clone().unwrap_or_default() };
+    // Our own weak settings draw from a seeded stream: fix it so the run is reproducible.
+    if own && !options.iter().any(|(k, _)| k.eq_ignore_ascii_case("Seed")) {
+        options.push(("Seed".to_string(), "1".to_string()));
+    }
+    Ok(EngineSpec { command, options, go: args.go.trim().to_string() })
+}
+
+fn probes(args: &Args) -> Result<Vec<Probe>, String> {
+    if is_pgn(&args.file) {
+        let games = read_games(&args.file)?;
+        let band = args.band.as_deref().map(parse_band).transpose()?;
+        let spec = SampleSpec { count: args.positions, seed: args.seed, min_ply: args.min_ply, band };
+        Ok(source::sample(&games, &spec))
+    } else {
+        source::read_fens(&args.file)
+    }
+}
+
+/// Classified moves of a record on the probes (a move that is not legal there is an error).
+fn observe(probes: &[Probe], moves: &std::collections::BTreeMap<usize, String>) -> Result<Vec<(usize, Observed)>, String> {
+    let mut out = Vec::new();
+    for (&i, mv) in moves {
+        let p = probes.get(i).ok_or_else(|| format!("record index {i} beyond the {} positions", probes.len()))?;
+        let m = crate::board::notation::parse_uci(&p.pos, mv)?;
+        out.push((i, Observed { cluster: p.cluster, facts: classify::classify(&p.pos, p.prev(), m) }));
+    }
+    Ok(out)
+}
+
+fn print_rows(title: &str, rows: &[Row], format: Format) {
+    match format {
+        Format::Table => print!("{}", report::table(title, rows)),
+        Format::Csv => print!("{}", report::csv(rows)),
+        Format::Json => {
+            let v = serde_json::json!({ "source": title, "rows": rows });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+    }
+}
+
+fn run_engine(args: &Args, format: Format) -> Result<(), String> {
+    let spec = engine_spec(args)?;
+    let probes = probes(args)?;
+    if probes.is_empty() {
+        return Err(format!("{}: no positions to ask about", args.file.display()));
+    }
+    let hash = source::probes_hash(&probes);
+    let bar = progress_bar(probes.len(), "positions");
+    let moves = engine::run(&spec, &probes, &hash, args.record.as_deref(), args.jobs, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    let this = observe(&probes, &moves)?;
+    let title = format!("{} on {} positions of {} (set {hash})", spec.describe(), probes.len(), args.file.display());
+    let Some(other) = &args.compare else {
+        let obs: Vec<Observed> = this.into_iter().map(|(_, o)| o).collect();
+        print_rows(&title, &report::move_rows(&obs), format);
+        return Ok(());
+    };
+    let (head, theirs) = engine::read_record(other)?;
+    if engine::header_hash(&head) != hash {
+        return Err(format!("{}: recorded on another position set (not {hash})", other.display()));
+    }
+    let theirs: std::collections::BTreeMap<usize, Observed> = observe(&probes, &theirs)?.into_iter().collect();
+    let pairs: Vec<(usize, classify::Facts, classify::Facts)> = this
+        .iter()
+        .filter_map(|(i, o)| theirs.get(i).map(|t| (o.cluster, t.facts, o.facts)))
+        .collect();
+    let rows = report::diff_rows(&pairs);
+    let a = head.split_whitespace().skip(5).collect::<Vec<_>>().join(" ");
+    match format {
+        Format::Table => print!("{}", report::diff_table(&title, &a, &spec.describe(), &rows)),
+        Format::Csv => print!("{}", report::diff_csv(&rows)),
+        Format::Json => {
+            let v = serde_json::json!({ "source": title, "a": a, "b": spec.describe(), "rows": rows });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+    }
+    Ok(())
+}
+
+fn run_games(args: &Args, format: Format) -> Result<(), String> {
+    let games = read_games(&args.file)?;
+    let who = who(args)?;
+    let (obs, sides) = source::game_moves(&games, &who);
+    if sides.is_empty() {
+        return Err(match &who {
+            Who::Player(p) => format!("{}: no games of a player named '{p}'", args.file.display()),
+            _ => format!("{}: no games", args.file.display()),
+        });
+    }
+    let whose = match &who {
+        Who::All => "all moves".to_string(),
+        Who::Side(c) => format!("{c} moves"),
+        Who::Player(p) => format!("{p}'s moves"),
+    };
+    let mut rows = report::move_rows(&obs);
+    rows.extend(report::game_rows(&sides));
+    let title = format!("{whose} in {} ({} game sides, {} moves)", args.file.display(), sides.len(), obs.len());
+    print_rows(&title, &rows, format);
+    Ok(())
+}
+
+/// `sparring style`.
+pub fn main(args: Args) -> ExitCode {
+    let format = format_of(args.csv, args.json);
+    let engine_mode = args.engine.is_some()
+        || !args.options.is_empty()
+        || args.record.is_some()
+        || args.compare.is_some()
+        || !is_pgn(&args.file);
+    let result = if engine_mode { run_engine(&args, format) } else { run_games(&args, format) };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sparring style: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
