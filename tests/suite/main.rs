@@ -39,6 +39,7 @@ mod search;
 mod search_generation;
 mod search_threads;
 mod strength_mate;
+mod style;
 mod strength_uci;
 mod tablebase_path;
 mod tablebase_play;

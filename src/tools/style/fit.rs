@@ -146,9 +146,18 @@ pub fn move_value(pos: &Chess, m: Move, cfg: &EvalConfig) -> (i32, MoveValue) {
     (score, MoveValue { slope, constant: sign * f64::from(t.tempo_white) })
 }
 
-/// The decision in `game`'s position for `played`, or `None` when it is not fitted (one legal
-/// move, a decided position).
-pub fn decision(game: &Game, played: Move, point: &Point, cluster: usize) -> Option<Decision> {
+/// Every legal move of a position with its value and model term.
+#[derive(Clone, Debug)]
+pub struct Choices {
+    pub legal: Vec<Move>,
+    pub moves: Vec<MoveValue>,
+    /// `β · ln P_human` per move (zeros without a model).
+    pub offset: Vec<f64>,
+}
+
+/// The choices in `game`'s position, or `None` when the position is not modelled (one legal move,
+/// a decided position).
+pub fn choices(game: &Game, point: &Point) -> Option<Choices> {
     let pos = game.pos();
     let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
     if legal.len() < 2 {
@@ -163,8 +172,14 @@ pub fn decision(game: &Game, played: Move, point: &Point, cluster: usize) -> Opt
         Some((beta, model, rating)) => model.game_log_probs(game, &legal, *rating).iter().map(|l| beta * l).collect(),
         None => vec![0.0; legal.len()],
     };
-    let played = legal.iter().position(|&m| m == played)?;
-    Some(Decision { cluster, played, moves: scored.into_iter().map(|s| s.1).collect(), offset })
+    Some(Choices { legal, moves: scored.into_iter().map(|s| s.1).collect(), offset })
+}
+
+/// The decision in `game`'s position for `played`, or `None` when it is not fitted.
+pub fn decision(game: &Game, played: Move, point: &Point, cluster: usize) -> Option<Decision> {
+    let c = choices(game, point)?;
+    let played = c.legal.iter().position(|&m| m == played)?;
+    Some(Decision { cluster, played, moves: c.moves, offset: c.offset })
 }
 
 /// Every fitted decision of the player `name` in `games` (game index = cluster); `progress` is
@@ -188,9 +203,9 @@ pub fn decisions(games: &[(usize, &GameRecord)], name: &str, point: &Point, prog
     out
 }
 
-/// Logits of one decision under weights `w`.
-fn logits(d: &Decision, w: &[f64; K], lambda: f64) -> Vec<f64> {
-    d.moves.iter().zip(&d.offset).map(|(m, o)| lambda * m.value(w) / 100.0 + o).collect()
+/// Logits of moves with `values` and model terms `offset` under weights `w`.
+pub fn logits(values: &[MoveValue], offset: &[f64], w: &[f64; K], lambda: f64) -> Vec<f64> {
+    values.iter().zip(offset).map(|(m, o)| lambda * m.value(w) / 100.0 + o).collect()
 }
 
 /// Softmax probabilities of `logits`.
@@ -203,7 +218,7 @@ pub fn softmax(logits: &[f64]) -> Vec<f64> {
 
 /// Probabilities of the moves of `d` under `w`.
 pub fn probabilities(d: &Decision, w: &[f64; K], lambda: f64) -> Vec<f64> {
-    softmax(&logits(d, w, lambda))
+    softmax(&logits(&d.moves, &d.offset, w, lambda))
 }
 
 /// The objective at `w` (mean log-likelihood less the pull), its gradient and a diagonal

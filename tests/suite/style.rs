@@ -1,0 +1,418 @@
+//! The style fingerprint (`sparring style`) and the avatar fitter (`sparring avatar fit`): the
+//! move facts on hand-made positions, their mirror symmetry, the fitter's recovery of planted
+//! weights, its determinism, and the messages for bad inputs.
+
+use sparring::board::{Game, parse_fen};
+use sparring::eval::Term;
+use sparring::tools::style::classify::{Facts, Rate, classify};
+use sparring::tools::style::fit::{self, Point};
+use sparring::tools::style::stats;
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, Position, Square};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn pos(fen: &str) -> Chess {
+    parse_fen(fen).unwrap()
+}
+
+fn mv(p: &Chess, uci: &str) -> Move {
+    sparring::board::notation::parse_uci(p, uci).unwrap()
+}
+
+fn facts(fen: &str, uci: &str) -> Facts {
+    let p = pos(fen);
+    let m = mv(&p, uci);
+    classify(&p, None, m)
+}
+
+fn has(fen: &str, uci: &str, r: Rate) -> Option<bool> {
+    facts(fen, uci)[r as usize]
+}
+
+/// (FEN, move, rate, expected) on hand-made positions: each rate counted where it should be and
+/// not where it should not.
+const CASES: &[(&str, &str, Rate, Option<bool>)] = &[
+    // A capture and a quiet move.
+    ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", Rate::Capture, Some(true)),
+    ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4e5", Rate::Capture, Some(false)),
+    // A check along the back rank; the rook move that does not check.
+    ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", Rate::Check, Some(true)),
+    ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a2", Rate::Check, Some(false)),
+    // Into the king zone (f6 is two from g8); c5 is not; a move inside the zone is not "into".
+    ("6k1/8/8/8/4N3/8/8/4K3 w - - 0 1", "e4f6", Rate::KingZone, Some(true)),
+    ("6k1/8/8/8/4N3/8/8/4K3 w - - 0 1", "e4c5", Rate::KingZone, Some(false)),
+    ("6k1/8/4N3/8/8/8/8/4K3 w - - 0 1", "e6f8", Rate::KingZone, Some(false)),
+    // Pawn storm: g4 against a king on g8; g3 is not far enough, and a centre king is no target.
+    ("6k1/8/8/8/8/8/6P1/4K3 w - - 0 1", "g2g4", Rate::Storm, Some(true)),
+    ("6k1/8/8/8/8/8/6P1/4K3 w - - 0 1", "g2g3", Rate::Storm, Some(false)),
+    ("4k3/8/8/8/8/8/6P1/4K3 w - - 0 1", "g2g4", Rate::Storm, Some(false)),
+    // Sacrifices: Bxf7+ gives a bishop for a pawn; Qb1 leaves the d4 knight en prise to Bb6;
+    // Qd3 keeps it defended; Nc3 gives nothing.
+    ("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", "c4f7", Rate::Sacrifice, Some(true)),
+    ("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", "b1c3", Rate::Sacrifice, Some(false)),
+    ("4k3/8/1b6/8/3N4/8/7K/3Q4 w - - 0 1", "d1b1", Rate::Sacrifice, Some(true)),
+    ("4k3/8/1b6/8/3N4/8/7K/3Q4 w - - 0 1", "d1d3", Rate::Sacrifice, Some(false)),
+    // A queen trade on a defended square; taking an undefended queen is no trade.
+    ("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1d8", Rate::QueenTrade, Some(true)),
+    ("3q3k/8/8/8/8/8/8/3QK3 w - - 0 1", "d1d8", Rate::QueenTrade, Some(false)),
+    ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1d8", Rate::QueenTrade, None),
+    // A knight trade on a pawn-defended square; an undefended knight is simply won.
+    ("4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1", "e3d5", Rate::PieceTrade, Some(true)),
+    ("4k3/8/8/3n4/8/4N3/8/4K3 w - - 0 1", "e3d5", Rate::PieceTrade, Some(false)),
+    // Castling, where it is legal; no denominator where it is not.
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", Rate::Castles, Some(true)),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1d1", Rate::Castles, Some(false)),
+    ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1d1", Rate::Castles, None),
+    // fxe3 doubles and isolates the e-pawns; a king move changes nothing.
+    ("4k3/8/8/8/8/4n3/4PP2/4K3 w - - 0 1", "f2e3", Rate::StructureDamage, Some(true)),
+    ("4k3/8/8/8/8/4n3/4PP2/3K4 w - - 0 1", "d1c1", Rate::StructureDamage, Some(false)),
+    // A passed-pawn push; a king move by a side with a passed pawn; no passed pawn, no denominator.
+    ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "d5d6", Rate::PassedPush, Some(true)),
+    ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "e1d2", Rate::PassedPush, Some(false)),
+    ("4k3/2p5/8/3P4/8/8/8/4K3 w - - 0 1", "d5d6", Rate::PassedPush, None),
+    // A knight retreat towards its own back rank; a knight move forward is none.
+    ("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", "e4d2", Rate::Retreat, Some(true)),
+    ("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", "e4c5", Rate::Retreat, Some(false)),
+];
+
+#[test]
+fn each_rate_counts_its_examples_and_not_the_others() {
+    for (fen, uci, rate, want) in CASES {
+        assert_eq!(has(fen, uci, *rate), *want, "{rate:?} of {uci} in {fen}");
+    }
+}
+
+#[test]
+fn a_recapture_is_no_voluntary_trade() {
+    // Black has just taken on d5 with the knight from c7; Nxd5 back is a recapture.
+    let p = pos("4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1");
+    let m = mv(&p, "e3d5");
+    let prev = Move::Normal {
+        role: shakmaty::Role::Knight,
+        from: Square::C7,
+        to: Square::D5,
+        capture: Some(shakmaty::Role::Knight),
+        promotion: None,
+    };
+    assert_eq!(classify(&p, Some(prev), m)[Rate::PieceTrade as usize], Some(false));
+    assert_eq!(classify(&p, None, m)[Rate::PieceTrade as usize], Some(true));
+}
+
+/// The FEN of the position mirrored: ranks flipped, colours swapped.
+fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+    let board: Vec<String> = f[0].split('/').rev().map(|r| r.chars().map(swap).collect()).collect();
+    let turn = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let mut c: Vec<char> = f[2].chars().map(swap).collect();
+        c.sort_by_key(|c| (c.is_ascii_lowercase(), *c));
+        c.into_iter().collect()
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+    };
+    format!("{} {turn} {castling} {ep} {} {}", board.join("/"), f.get(4).unwrap_or(&"0"), f.get(5).unwrap_or(&"1"))
+}
+
+fn mirror_move(m: Move, mirrored: &Chess) -> Move {
+    let flip = |s: Square| s.flip_vertical();
+    mirrored
+        .legal_moves()
+        .into_iter()
+        .find(|x| x.from().map(flip) == m.from() && flip(x.to()) == m.to() && x.promotion() == m.promotion())
+        .expect("the mirrored move is legal")
+}
+
+/// Positions for the symmetry check: the hand-made ones and some middlegames.
+fn symmetry_fens() -> Vec<String> {
+    let mut v: Vec<String> = CASES.iter().map(|c| c.0.to_string()).collect();
+    v.extend(
+        [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "2kr3r/ppp2ppp/2n5/2b1p3/4P1q1/2NP1N2/PPP2PPP/R2QKB1R w KQ - 0 9",
+            "8/5pk1/6p1/3P4/3R4/6P1/5PK1/2r5 b - - 0 40",
+        ]
+        .map(String::from),
+    );
+    v
+}
+
+#[test]
+fn the_mirrored_position_classifies_every_move_the_same() {
+    for fen in symmetry_fens() {
+        let p = pos(&fen);
+        let q = pos(&mirror_fen(&fen));
+        for m in p.legal_moves() {
+            let mm = mirror_move(m, &q);
+            assert_eq!(classify(&p, None, m), classify(&q, None, mm), "{} in {fen}", sparring::board::notation::uci(m));
+        }
+    }
+}
+
+#[test]
+fn intervals_are_wilson_for_single_moves_and_bootstrap_for_games() {
+    let (lo, hi) = stats::wilson(20.0, 100.0);
+    assert!((lo - 0.1334).abs() < 1e-3 && (hi - 0.2888).abs() < 1e-3, "{lo} {hi}");
+    let single: Vec<(f64, f64)> = (0..100).map(|i| (f64::from(u8::from(i < 20)), 1.0)).collect();
+    assert_eq!(stats::rate(&single).method, "wilson");
+    // Ten games of ten moves, all hits in two games: clustered, so wider than Wilson's 100 moves.
+    let games: Vec<(f64, f64)> = (0..10).map(|i| (if i < 2 { 10.0 } else { 0.0 }, 10.0)).collect();
+    let e = stats::rate(&games);
+    assert_eq!(e.method, "bootstrap");
+    assert!((e.value - 0.2).abs() < 1e-12);
+    assert!(e.hi - e.lo > hi - lo, "clustered {:?} vs wilson [{lo}, {hi}]", e);
+    // A paired difference with no disagreement has a zero-width interval at zero.
+    let same: Vec<stats::Paired> = (0..50).map(|i| (f64::from(i % 2), f64::from(i % 2), 1.0)).collect();
+    let d = stats::diff(&same);
+    assert_eq!((d.value, d.lo, d.hi), (0.0, 0.0, 0.0));
+}
+
+/// SplitMix64 for the synthetic games.
+struct Rng(u64);
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The planted weights: material and king safety changed in the middlegame.
+fn planted() -> [f64; fit::K] {
+    let mut w = [100.0; fit::K];
+    w[Term::Material.index()] = 60.0;
+    w[Term::KingSafety.index()] = 180.0;
+    w
+}
+
+/// `games` games in which "Planted" (White in even games, Black in odd ones) draws each move from
+/// the point's choice model with the planted weights and "Plain" from it with weights 100, after
+/// two opening moves that differ per game; PGN text.
+fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
+    let mut rng = Rng(7);
+    let mut out = String::new();
+    let planted = planted();
+    for g in 0..games {
+        let mut game = Game::new(Chess::default());
+        let mut sans = Vec::new();
+        for ply in 0..plies {
+            let pos = game.pos().clone();
+            let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let planted_moves = (ply % 2 == 0) == (g % 2 == 0);
+            let m = if ply < 2 {
+                legal[(g * 7 + ply * 3) % legal.len()]
+            } else if let Some(c) = fit::choices(&game, point) {
+                let w = if planted_moves { planted } else { [100.0; fit::K] };
+                let p = fit::softmax(&fit::logits(&c.moves, &c.offset, &w, point.lambda));
+                let mut u = rng.unit();
+                let mut pick = p.len() - 1;
+                for (i, q) in p.iter().enumerate() {
+                    if u < *q {
+                        pick = i;
+                        break;
+                    }
+                    u -= q;
+                }
+                c.legal[pick]
+            } else {
+                legal[0]
+            };
+            sans.push(San::from_move(&pos, m).to_string());
+            game.make(m);
+            game.reset_depth();
+        }
+        let (white, black) = if g % 2 == 0 { ("Planted", "Plain") } else { ("Plain", "Planted") };
+        out.push_str(&format!(
+            "[Event \"synthetic\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n[WhiteElo \"1700\"]\n[BlackElo \"1700\"]\n\n"
+        ));
+        for (i, s) in sans.iter().enumerate() {
+            if i % 2 == 0 {
+                out.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            out.push_str(s);
+            out.push(' ');
+        }
+        out.push_str("*\n\n");
+    }
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sparring-style-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn sparring(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The synthetic PGN of 30 games, written once per test process.
+fn synthetic_file() -> PathBuf {
+    static FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let dir = temp_dir("synthetic");
+        let path = dir.join("planted.pgn");
+        std::fs::write(&path, synthetic_pgn(&Point::nearest(1700.0), 30, 60)).unwrap();
+        path
+    })
+    .clone()
+}
+
+#[test]
+fn the_fitter_recovers_planted_weights() {
+    let point = Point::nearest(1700.0);
+    let games = sparring::tools::games::read_games(&synthetic_file()).unwrap();
+    let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
+    let ds = fit::decisions(&mine, "Planted", &point, &|| {});
+    assert!(ds.len() > 600, "{} decisions", ds.len());
+    let w = fit::fit(&ds, point.lambda, 0.002, &|_| {});
+    let truth = planted();
+    let ll = |w: &[f64; fit::K]| fit::mean_log_likelihood(&ds, w, point.lambda);
+    assert!(ll(&w) > ll(&[100.0; fit::K]) + 0.01, "fit {} vs plain {}", ll(&w), ll(&[100.0; fit::K]));
+    for t in [Term::Material, Term::KingSafety] {
+        let i = t.index();
+        let (got, want) = (w[i], truth[i]);
+        assert!(
+            (got - want).abs() < 0.5 * (100.0 - want).abs(),
+            "{}(mg): fitted {got:.1}, planted {want} (from 100)",
+            t.name()
+        );
+    }
+    // The opponent's moves were drawn with weights 100: fitting them stays near 100 on material.
+    let theirs = fit::decisions(&mine, "Plain", &point, &|| {});
+    let w0 = fit::fit(&theirs, point.lambda, 0.002, &|_| {});
+    let m = Term::Material.index();
+    assert!((w0[m] - 100.0).abs() < 20.0, "plain player's Material(mg) fitted {:.1}", w0[m]);
+}
+
+#[test]
+fn a_fit_is_deterministic_and_reads_back_as_an_avatar() {
+    let pgn = synthetic_file();
+    let dir = pgn.parent().unwrap().to_path_buf();
+    let (a, b) = (dir.join("a.avt"), dir.join("b.avt"));
+    for out in [&a, &b] {
+        let (code, _, err) = sparring(&[
+            "avatar",
+            "fit",
+            pgn.to_str().unwrap(),
+            "--player",
+            "Planted",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(x, y, "two fits of the same games differ");
+    let avatar = sparring::profile::Avatar::load(&a).unwrap();
+    assert!(avatar.mg[Term::Material.index()] < 100, "{}", avatar.describe());
+    assert!(String::from_utf8(x).unwrap().contains("ladder point 1700"));
+}
+
+fn expect_failure(args: &[&str], message: &str) {
+    let (code, out, err) = sparring(args);
+    assert_eq!(code, 1, "{args:?}: exit {code}, stdout {out}, stderr {err}");
+    assert!(err.contains(message), "{args:?}: stderr {err:?} lacks {message:?}");
+}
+
+#[test]
+fn bad_inputs_get_clear_messages() {
+    let dir = temp_dir("bad");
+    let pgn = synthetic_file();
+    let p = pgn.to_str().unwrap();
+    expect_failure(&["avatar", "fit", p, "--player", "Nobody"], "no player named 'Nobody'");
+    expect_failure(&["avatar", "fit", p, "--player", "Planted", "--part", "first"], "a fit needs at least 30");
+    let missing = dir.join("missing.pgn");
+    expect_failure(&["avatar", "fit", missing.to_str().unwrap(), "--player", "X"], "cannot read the PGN");
+    let garbage = dir.join("garbage.pgn");
+    std::fs::write(&garbage, [0xffu8, 0xfe, 0x00, 0x13]).unwrap();
+    expect_failure(&["avatar", "fit", garbage.to_str().unwrap(), "--player", "X"], "no games in the file");
+    expect_failure(&["style", p, "--player", "Nobody"], "no games of a player named 'Nobody'");
+    expect_failure(&["style", missing.to_str().unwrap(), "--player", "X"], "missing.pgn");
+    let (code, _, _) = sparring(&["avatar", "fit", p]);
+    assert_eq!(code, 2, "a missing --player is a usage error");
+}
+
+#[test]
+fn a_player_fingerprint_counts_their_moves_and_games() {
+    let pgn = synthetic_file();
+    let (code, out, err) = sparring(&["style", pgn.to_str().unwrap(), "--player", "Planted", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let row = |k: &str| rows.iter().find(|r| r["key"] == k).unwrap()["estimate"].clone();
+    let games = sparring::tools::games::read_games(&pgn).unwrap();
+    let theirs: usize = games
+        .iter()
+        .map(|g| if g.white == "Planted" { g.moves.len().div_ceil(2) } else { g.moves.len() / 2 })
+        .sum();
+    let length: f64 = games.iter().map(|g| g.moves.len().div_ceil(2) as f64).sum::<f64>() / games.len() as f64;
+    assert_eq!(row("capture")["n"], theirs as f64);
+    assert_eq!(row("capture")["method"], "bootstrap");
+    assert_eq!(row("game_length")["value"], length);
+    // Unfinished games ("*") have no result, so no draw rate.
+    assert_eq!(row("draw")["n"], 0.0);
+}
+
+#[test]
+fn an_engine_run_resumes_from_its_record() {
+    let dir = temp_dir("record");
+    let fens = dir.join("three.epd");
+    std::fs::write(
+        &fens,
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4\n4k3/8/8/3p4/4P3/8/8/4K3 w - -\n# a comment\n3qk3/8/8/8/8/8/8/3QK3 w - - 0 1\n",
+    )
+    .unwrap();
+    let record = dir.join("rec.tsv");
+    let args = ["style", fens.to_str().unwrap(), "--engine", "--go", "depth 2", "--record", record.to_str().unwrap(), "--csv"];
+    let (code, first, err) = sparring(&args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(first.contains("capture,3,"), "{first}");
+    // Cut the last answer off: the rerun asks only that position and prints the same table.
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&record, kept.join("\n") + "\n").unwrap();
+    let (code, second, err) = sparring(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(first, second);
+    assert_eq!(std::fs::read_to_string(&record).unwrap().lines().count(), 4);
+    // The record refuses another setting.
+    let other = ["style", fens.to_str().unwrap(), "--go", "depth 3", "--record", record.to_str().unwrap()];
+    expect_failure(&other, "recorded for another setting");
+}
+
+#[test]
+fn both_colours_are_read_from_the_pgn_side_filter() {
+    let pgn = synthetic_file();
+    let white = sparring(&["style", pgn.to_str().unwrap(), "--side", "white", "--csv"]).1;
+    let black = sparring(&["style", pgn.to_str().unwrap(), "--side", "black", "--csv"]).1;
+    let all = sparring(&["style", pgn.to_str().unwrap(), "--csv"]).1;
+    let n = |csv: &str| -> f64 {
+        csv.lines().find(|l| l.starts_with("check,")).unwrap().split(',').nth(1).unwrap().parse().unwrap()
+    };
+    assert_eq!(n(&white) + n(&black), n(&all));
+    let games = sparring::tools::games::read_games(&pgn).unwrap();
+    assert_eq!(n(&white), games.iter().map(|g| g.moves.len().div_ceil(2) as f64).sum::<f64>());
+}
