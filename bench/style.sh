@@ -29,6 +29,11 @@ for elo in $levels; do
   echo "== $elo plain" >&2
   nice -n 10 "$bin" style "$pgn" "${common[@]}" "${level[@]}" --record "$out/records/$elo-plain.tsv" \
     --json > "$out/tables/$elo-plain.json"
+  # The noise floor: the plain point with another seed, paired with Seed 1 like every avatar.
+  echo "== $elo plain, seed 2" >&2
+  nice -n 10 "$bin" style "$pgn" "${common[@]}" "${level[@]}" --option Seed=2 \
+    --record "$out/records/$elo-seed2.tsv" --compare "$out/records/$elo-plain.tsv" --json \
+    > "$out/tables/$elo-seed2.json.part" && mv "$out/tables/$elo-seed2.json.part" "$out/tables/$elo-seed2.json"
   for a in $avatars; do
     echo "== $elo $a" >&2
     nice -n 10 "$bin" style "$pgn" "${common[@]}" "${level[@]}" --option "Avatar File=avatars/$a.avt" \
@@ -36,4 +41,4 @@ for elo in $levels; do
       > "$out/tables/$elo-$a.json.part" && mv "$out/tables/$elo-$a.json.part" "$out/tables/$elo-$a.json"
   done
 done
-python3 bench/style_report.py
+bench/py.sh bench/style_report.py

@@ -2,13 +2,13 @@
 //! move facts on hand-made positions, their mirror symmetry, the fitter's recovery of planted
 //! weights, its determinism, and the messages for bad inputs.
 
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, Position, Square};
 use sparring::board::{Game, parse_fen};
 use sparring::eval::Term;
 use sparring::tools::style::classify::{Facts, Rate, classify};
 use sparring::tools::style::fit::{self, Point};
 use sparring::tools::style::stats;
-use shakmaty::san::San;
-use shakmaty::{Chess, Move, Position, Square};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -217,7 +217,15 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
                 legal[(g * 7 + ply * 3) % legal.len()]
             } else if let Some(c) = fit::choices(&game, point) {
                 let w = if planted_moves { planted } else { [100.0; fit::K] };
-                let p = fit::softmax(&fit::logits(&c.moves, &c.offset, &w, point.lambda));
+                let p = fit::softmax(&fit::logits(&c.moves, &c.offset, &w, point.model.lambda));
+                // A slip: any legal move alike, as the fitter models it.
+                if rng.unit() < point.model.slip {
+                    let i = ((rng.unit() * c.legal.len() as f64) as usize).min(c.legal.len() - 1);
+                    sans.push(San::from_move(&pos, c.legal[i]).to_string());
+                    game.make(c.legal[i]);
+                    game.reset_depth();
+                    continue;
+                }
                 let mut u = rng.unit();
                 let mut pick = p.len() - 1;
                 for (i, q) in p.iter().enumerate() {
@@ -286,9 +294,9 @@ fn the_fitter_recovers_planted_weights() {
     let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
     let ds = fit::decisions(&mine, "Planted", &point, &|| {});
     assert!(ds.len() > 600, "{} decisions", ds.len());
-    let w = fit::fit(&ds, point.lambda, 0.002, &|_| {});
+    let w = fit::fit(&ds, point.model, 0.002, &|_| {});
     let truth = planted();
-    let ll = |w: &[f64; fit::K]| fit::mean_log_likelihood(&ds, w, point.lambda);
+    let ll = |w: &[f64; fit::K]| fit::mean_log_likelihood(&ds, w, point.model);
     assert!(ll(&w) > ll(&[100.0; fit::K]) + 0.01, "fit {} vs plain {}", ll(&w), ll(&[100.0; fit::K]));
     for t in [Term::Material, Term::KingSafety] {
         let i = t.index();
@@ -301,7 +309,7 @@ fn the_fitter_recovers_planted_weights() {
     }
     // The opponent's moves were drawn with weights 100: fitting them stays near 100 on material.
     let theirs = fit::decisions(&mine, "Plain", &point, &|| {});
-    let w0 = fit::fit(&theirs, point.lambda, 0.002, &|_| {});
+    let w0 = fit::fit(&theirs, point.model, 0.002, &|_| {});
     let m = Term::Material.index();
     assert!((w0[m] - 100.0).abs() < 20.0, "plain player's Material(mg) fitted {:.1}", w0[m]);
 }
@@ -312,15 +320,8 @@ fn a_fit_is_deterministic_and_reads_back_as_an_avatar() {
     let dir = pgn.parent().unwrap().to_path_buf();
     let (a, b) = (dir.join("a.avt"), dir.join("b.avt"));
     for out in [&a, &b] {
-        let (code, _, err) = sparring(&[
-            "avatar",
-            "fit",
-            pgn.to_str().unwrap(),
-            "--player",
-            "Planted",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let (code, _, err) =
+            sparring(&["avatar", "fit", pgn.to_str().unwrap(), "--player", "Planted", "--out", out.to_str().unwrap()]);
         assert_eq!(code, 0, "{err}");
     }
     let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
@@ -363,10 +364,8 @@ fn a_player_fingerprint_counts_their_moves_and_games() {
     let rows = v["rows"].as_array().unwrap();
     let row = |k: &str| rows.iter().find(|r| r["key"] == k).unwrap()["estimate"].clone();
     let games = sparring::tools::games::read_games(&pgn).unwrap();
-    let theirs: usize = games
-        .iter()
-        .map(|g| if g.white == "Planted" { g.moves.len().div_ceil(2) } else { g.moves.len() / 2 })
-        .sum();
+    let theirs: usize =
+        games.iter().map(|g| if g.white == "Planted" { g.moves.len().div_ceil(2) } else { g.moves.len() / 2 }).sum();
     let length: f64 = games.iter().map(|g| g.moves.len().div_ceil(2) as f64).sum::<f64>() / games.len() as f64;
     assert_eq!(row("capture")["n"], theirs as f64);
     assert_eq!(row("capture")["method"], "bootstrap");
@@ -385,7 +384,8 @@ fn an_engine_run_resumes_from_its_record() {
     )
     .unwrap();
     let record = dir.join("rec.tsv");
-    let args = ["style", fens.to_str().unwrap(), "--engine", "--go", "depth 2", "--record", record.to_str().unwrap(), "--csv"];
+    let args =
+        ["style", fens.to_str().unwrap(), "--engine", "--go", "depth 2", "--record", record.to_str().unwrap(), "--csv"];
     let (code, first, err) = sparring(&args);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&record).unwrap();

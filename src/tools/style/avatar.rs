@@ -112,7 +112,11 @@ pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
     let mine = player_games(&games, &c.player, c.part);
     let total = games.iter().filter(|g| g.white == c.player || g.black == c.player).count();
     if total == 0 {
-        return Err(format!("{}: no player named '{}' (names are exact and case-sensitive)", c.pgn.display(), c.player));
+        return Err(format!(
+            "{}: no player named '{}' (names are exact and case-sensitive)",
+            c.pgn.display(),
+            c.player
+        ));
     }
     if mine.len() < min_games {
         return Err(format!(
@@ -141,16 +145,16 @@ pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
 /// The .avt text of a fit.
 pub fn fit_text(c: &Common, p: &Prepared, pull: f64) -> String {
     let bar = progress_bar(300, "iterations");
-    let w = fit::fit(&p.decisions, p.point.lambda, pull, &|i| bar.set_position(i as u64));
+    let w = fit::fit(&p.decisions, p.point.model, pull, &|i| bar.set_position(i as u64));
     bar.finish_and_clear();
     let avatar = fit::to_avatar(&w, "fitted");
-    let lambda = p.point.lambda;
-    let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::K], lambda);
-    let after = fit::mean_log_likelihood(&p.decisions, &fit::weights_of(&avatar), lambda);
+    let model = p.point.model;
+    let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::K], model);
+    let after = fit::mean_log_likelihood(&p.decisions, &fit::weights_of(&avatar), model);
     let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let comment = format!(
         "{} — fitted by `sparring avatar fit` to {}'s moves: {} games ({:?} part) of {file},\n\
-         {} positions, at ladder point {} (lambda {}, human model beta {}), pull {pull}.\n\
+         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}), pull {pull}.\n\
          Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights.",
         c.player,
         c.player,
@@ -158,19 +162,20 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: f64) -> String {
         c.part,
         p.decisions.len(),
         p.point.elo,
-        lambda,
+        model.lambda,
+        model.slip,
         p.point.human.as_ref().map_or(0.0, |h| h.0)
     );
     avatar.to_text(&comment)
 }
 
 fn eval_table(c: &Common, p: &Prepared, avatars: &[PathBuf], json: bool) -> Result<String, String> {
-    let lambda = p.point.lambda;
-    let plain = fit::per_game(&p.decisions, &[100.0; fit::K], lambda);
+    let model = p.point.model;
+    let plain = fit::per_game(&p.decisions, &[100.0; fit::K], model);
     let mut rows = Vec::new();
     for path in avatars {
         let a = Avatar::load(path).map_err(|e| e.to_string())?;
-        let theirs = fit::per_game(&p.decisions, &fit::weights_of(&a), lambda);
+        let theirs = fit::per_game(&p.decisions, &fit::weights_of(&a), model);
         let mut row = serde_json::Map::new();
         row.insert("avatar".into(), path.display().to_string().into());
         for (i, key) in ["expected_match", "top1_match", "log_likelihood"].iter().enumerate() {

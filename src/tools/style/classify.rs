@@ -101,10 +101,7 @@ fn relative_rank(c: Color, sq: Square) -> u32 {
 
 /// Squares within Chebyshev distance 2 of `king`.
 pub fn king_zone(king: Square) -> Bitboard {
-    Bitboard::FULL
-        .into_iter()
-        .filter(|&s| s.distance(king) <= 2)
-        .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from(s))
+    Bitboard::FULL.into_iter().filter(|&s| s.distance(king) <= 2).fold(Bitboard::EMPTY, |b, s| b | Bitboard::from(s))
 }
 
 /// Pawns of `c` on `board` that are doubled (another pawn of `c` on the file) or isolated (no pawn

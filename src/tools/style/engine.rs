@@ -40,8 +40,8 @@ fn fault(cmd: &str, f: Fault) -> String {
 }
 
 fn start(spec: &EngineSpec) -> Result<EngineProcess, String> {
-    let mut e =
-        EngineProcess::start(&Spawn::from_command_line(&spec.command)?, TIMEOUT, None).map_err(|f| fault(&spec.command, f))?;
+    let mut e = EngineProcess::start(&Spawn::from_command_line(&spec.command)?, TIMEOUT, None)
+        .map_err(|f| fault(&spec.command, f))?;
     for (k, v) in &spec.options {
         if !e.has_option(k) {
             return Err(format!("engine '{}' has no option '{k}'", spec.command));

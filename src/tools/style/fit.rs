@@ -7,11 +7,13 @@
 //! flags and weights, its generation's values); the leaf's per-group trace makes the move's value a
 //! linear function of the avatar weights, `v(w) = Σ_k f_k · w_k + tempo`, exact at w = 100 up to
 //! rounding (the leaf is held fixed). The move's logit is the point's Boltzmann one,
-//! `λ · v(w) / 100 + β · ln P_human(move)` with the point's λ and the human move model term it adds.
+//! `λ · v(w) / 100 + β · ln P_human(move)` with the point's λ and the human move model term it adds,
+//! mixed with the point's slip rate spread over all legal moves ([`Model`]).
 //! Positions with one legal move or a decided best value (beyond ±600 cp, where the point leaves
 //! the model out) are skipped. The objective, the mean log-likelihood of the played moves less
-//! `pull · Σ ((w_k − 100) / 100)²`, is concave in w; a projected Newton-diagonal ascent with
-//! backtracking, from w = 100 in a fixed order, finds its maximum deterministically.
+//! `pull · Σ ((w_k − 100) / 100)²`, is concave in w without slips (nearly so with them); a
+//! projected Newton-diagonal ascent with backtracking, from w = 100 in a fixed order, finds its
+//! maximum deterministically.
 
 use crate::board::Game;
 use crate::eval::{self, EvalConfig, MAX_PHASE, Term};
@@ -36,8 +38,8 @@ pub struct Point {
     pub elo: i32,
     /// Flags and weights of the point (no avatar), with its generation's values.
     pub eval: EvalConfig,
-    /// Boltzmann λ per pawn.
-    pub lambda: f64,
+    /// The choice: Boltzmann λ per pawn and the slip rate.
+    pub model: Model,
     /// β and the human move model with the rating it is asked about (None: no model term).
     pub human: Option<(f64, Arc<crate::policy::human::HumanModel>, f64)>,
 }
@@ -57,10 +59,19 @@ impl Point {
         Point {
             elo: level.elo,
             eval,
-            lambda: level.choice.lambda.unwrap_or(1.0),
+            model: Model { lambda: level.choice.lambda.unwrap_or(1.0), slip: level.choice.slip_p },
             human: level.human.as_ref().map(|h| (h.beta, h.model.clone(), h.rating)),
         }
     }
+}
+
+/// The point's choice as the fit models it: with probability `1 − slip` the Boltzmann choice over
+/// the logits, with probability `slip` a slip (modelled as any legal move alike; the point's own
+/// slips draw among the moves inside its regret gate).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Model {
+    pub lambda: f64,
+    pub slip: f64,
 }
 
 /// One legal move: its value's slope per weight percent and its constant (cp, mover's view).
@@ -216,24 +227,30 @@ pub fn softmax(logits: &[f64]) -> Vec<f64> {
     e.iter().map(|x| x / z).collect()
 }
 
-/// Probabilities of the moves of `d` under `w`.
-pub fn probabilities(d: &Decision, w: &[f64; K], lambda: f64) -> Vec<f64> {
-    softmax(&logits(&d.moves, &d.offset, w, lambda))
+/// Probabilities of the moves of `d` under `w`: the Boltzmann part and the mixture with slips.
+pub fn probabilities(d: &Decision, w: &[f64; K], m: Model) -> (Vec<f64>, Vec<f64>) {
+    let p = softmax(&logits(&d.moves, &d.offset, w, m.lambda));
+    let uniform = m.slip / p.len() as f64;
+    let mix = p.iter().map(|q| (1.0 - m.slip) * q + uniform).collect();
+    (p, mix)
 }
 
 /// The objective at `w` (mean log-likelihood less the pull), its gradient and a diagonal
 /// curvature bound (positive).
-fn objective(ds: &[Decision], w: &[f64; K], lambda: f64, pull: f64) -> (f64, [f64; K], [f64; K]) {
+fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64) -> (f64, [f64; K], [f64; K]) {
     let n = ds.len().max(1) as f64;
     let (mut f, mut g, mut h) = (0.0, [0.0; K], [0.0; K]);
-    let c = lambda / 100.0;
+    let c = model.lambda / 100.0;
     for d in ds {
-        let p = probabilities(d, w, lambda);
-        f += p[d.played].max(1e-300).ln();
+        let (p, mix) = probabilities(d, w, model);
+        let j = d.played;
+        f += mix[j].max(1e-300).ln();
+        // d ln mix_j = (1 − slip) · p_j / mix_j · d ln p_j: the Boltzmann share of the played move.
+        let share = (1.0 - model.slip) * p[j] / mix[j].max(1e-300);
         for k in 0..K {
             let mean: f64 = d.moves.iter().zip(&p).map(|(m, p)| p * m.slope[k]).sum();
             let var: f64 = d.moves.iter().zip(&p).map(|(m, p)| p * (m.slope[k] - mean).powi(2)).sum();
-            g[k] += c * (d.moves[d.played].slope[k] - mean);
+            g[k] += share * c * (d.moves[j].slope[k] - mean);
             h[k] += c * c * var;
         }
     }
@@ -248,8 +265,8 @@ fn objective(ds: &[Decision], w: &[f64; K], lambda: f64, pull: f64) -> (f64, [f6
 }
 
 /// Mean log-likelihood of the played moves under `w` (no pull).
-pub fn mean_log_likelihood(ds: &[Decision], w: &[f64; K], lambda: f64) -> f64 {
-    objective(ds, w, lambda, 0.0).0
+pub fn mean_log_likelihood(ds: &[Decision], w: &[f64; K], model: Model) -> f64 {
+    objective(ds, w, model, 0.0).0
 }
 
 fn project(w: &mut [f64; K]) {
@@ -259,9 +276,9 @@ fn project(w: &mut [f64; K]) {
 }
 
 /// The weights that maximise the objective (see the module text), from w = 100.
-pub fn fit(ds: &[Decision], lambda: f64, pull: f64, progress: &dyn Fn(usize)) -> [f64; K] {
+pub fn fit(ds: &[Decision], model: Model, pull: f64, progress: &dyn Fn(usize)) -> [f64; K] {
     let mut w = [100.0; K];
-    let (mut f, mut g, mut h) = objective(ds, &w, lambda, pull);
+    let (mut f, mut g, mut h) = objective(ds, &w, model, pull);
     for it in 0..300 {
         progress(it);
         let mut t = 1.0;
@@ -272,7 +289,7 @@ pub fn fit(ds: &[Decision], lambda: f64, pull: f64, progress: &dyn Fn(usize)) ->
                 next[k] += t * g[k] / h[k].max(1e-12);
             }
             project(&mut next);
-            let (nf, ng, nh) = objective(ds, &next, lambda, pull);
+            let (nf, ng, nh) = objective(ds, &next, model, pull);
             if nf > f {
                 moved = nf - f > 1e-12;
                 (w, f, g, h) = (next, nf, ng, nh);
@@ -310,10 +327,10 @@ pub fn weights_of(a: &Avatar) -> [f64; K] {
 }
 
 /// Per game (cluster): (Σ P(played), Σ top-1 hit, Σ ln P(played), decisions) under `w`.
-pub fn per_game(ds: &[Decision], w: &[f64; K], lambda: f64) -> std::collections::BTreeMap<usize, [f64; 4]> {
+pub fn per_game(ds: &[Decision], w: &[f64; K], model: Model) -> std::collections::BTreeMap<usize, [f64; 4]> {
     let mut out: std::collections::BTreeMap<usize, [f64; 4]> = std::collections::BTreeMap::new();
     for d in ds {
-        let p = probabilities(d, w, lambda);
+        let p = probabilities(d, w, model).1;
         let top = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b]).then(b.cmp(&a))).unwrap_or(0);
         let e = out.entry(d.cluster).or_default();
         e[0] += p[d.played];

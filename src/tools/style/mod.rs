@@ -165,7 +165,10 @@ fn probes(args: &Args) -> Result<Vec<Probe>, String> {
 }
 
 /// Classified moves of a record on the probes (a move that is not legal there is an error).
-fn observe(probes: &[Probe], moves: &std::collections::BTreeMap<usize, String>) -> Result<Vec<(usize, Observed)>, String> {
+fn observe(
+    probes: &[Probe],
+    moves: &std::collections::BTreeMap<usize, String>,
+) -> Result<Vec<(usize, Observed)>, String> {
     let mut out = Vec::new();
     for (&i, mv) in moves {
         let p = probes.get(i).ok_or_else(|| format!("record index {i} beyond the {} positions", probes.len()))?;
@@ -208,10 +211,8 @@ fn run_engine(args: &Args, format: Format) -> Result<(), String> {
         return Err(format!("{}: recorded on another position set (not {hash})", other.display()));
     }
     let theirs: std::collections::BTreeMap<usize, Observed> = observe(&probes, &theirs)?.into_iter().collect();
-    let pairs: Vec<(usize, classify::Facts, classify::Facts)> = this
-        .iter()
-        .filter_map(|(i, o)| theirs.get(i).map(|t| (o.cluster, t.facts, o.facts)))
-        .collect();
+    let pairs: Vec<(usize, classify::Facts, classify::Facts)> =
+        this.iter().filter_map(|(i, o)| theirs.get(i).map(|t| (o.cluster, t.facts, o.facts))).collect();
     let rows = report::diff_rows(&pairs);
     let a = head.split_whitespace().skip(5).collect::<Vec<_>>().join(" ");
     match format {

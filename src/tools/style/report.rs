@@ -91,8 +91,7 @@ pub fn game_rows(sides: &[SideGame]) -> Vec<Row> {
         let (lo, hi) = stats::bootstrap_ratio(&lengths).unwrap_or((f64::NAN, f64::NAN));
         Estimate { value: if n > 0.0 { mean } else { f64::NAN }, lo, hi, n, method: "bootstrap" }
     };
-    let draws: Vec<(f64, f64)> =
-        per_game.values().filter_map(|g| g.1.map(|d| (f64::from(u8::from(d)), 1.0))).collect();
+    let draws: Vec<(f64, f64)> = per_game.values().filter_map(|g| g.1.map(|d| (f64::from(u8::from(d)), 1.0))).collect();
     vec![
         Row { key: "game_length", kind: Kind::Mean, definition: "full moves per game; of games", estimate: length },
         Row {
@@ -134,7 +133,13 @@ pub fn diff_rows(pairs: &[(usize, Facts, Facts)]) -> Vec<DiffRow> {
             let cl: Vec<stats::Paired> = per.into_values().collect();
             let a: Vec<(f64, f64)> = cl.iter().map(|c| (c.0, c.2)).collect();
             let b: Vec<(f64, f64)> = cl.iter().map(|c| (c.1, c.2)).collect();
-            DiffRow { key: r.key(), kind: Kind::Percent, a: stats::rate(&a), b: stats::rate(&b), diff: stats::diff(&cl) }
+            DiffRow {
+                key: r.key(),
+                kind: Kind::Percent,
+                a: stats::rate(&a),
+                b: stats::rate(&b),
+                diff: stats::diff(&cl),
+            }
         })
         .collect()
 }

@@ -228,7 +228,12 @@ pub fn read_fens(path: &Path) -> Result<Vec<Probe>, String> {
         if pos.legal_moves().is_empty() {
             continue;
         }
-        out.push(Probe { cluster: out.len(), start_fen: Some(crate::board::notation::fen(&pos)), history: vec![], pos });
+        out.push(Probe {
+            cluster: out.len(),
+            start_fen: Some(crate::board::notation::fen(&pos)),
+            history: vec![],
+            pos,
+        });
     }
     Ok(out)
 }
