@@ -67,6 +67,9 @@ pub enum Command {
         /// Avatar files to compare with the plain point (repeatable).
         #[arg(long = "avt")]
         avatars: Vec<PathBuf>,
+        /// Compare with this avatar instead of the plain point (paired: avatar − base).
+        #[arg(long)]
+        base: Option<PathBuf>,
         /// Output JSON.
         #[arg(long)]
         json: bool,
@@ -169,9 +172,20 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: f64) -> String {
     avatar.to_text(&comment)
 }
 
-fn eval_table(c: &Common, p: &Prepared, avatars: &[PathBuf], json: bool) -> Result<String, String> {
+fn eval_table(
+    c: &Common,
+    p: &Prepared,
+    avatars: &[PathBuf],
+    base: Option<&Path>,
+    json: bool,
+) -> Result<String, String> {
     let model = p.point.model;
-    let plain = fit::per_game(&p.decisions, &[100.0; fit::K], model);
+    let base_w = match base {
+        Some(b) => fit::weights_of(&Avatar::load(b).map_err(|e| e.to_string())?),
+        None => [100.0; fit::K],
+    };
+    let base_name = base.map_or("plain point".to_string(), |b| b.display().to_string());
+    let plain = fit::per_game(&p.decisions, &base_w, model);
     let mut rows = Vec::new();
     for path in avatars {
         let a = Avatar::load(path).map_err(|e| e.to_string())?;
@@ -183,7 +197,7 @@ fn eval_table(c: &Common, p: &Prepared, avatars: &[PathBuf], json: bool) -> Resu
             let d = stats::diff(&cl);
             let n = d.n;
             let v = serde_json::json!({
-                "plain": plain.values().map(|x| x[i]).sum::<f64>() / n,
+                "base": plain.values().map(|x| x[i]).sum::<f64>() / n,
                 "avatar": theirs.values().map(|x| x[i]).sum::<f64>() / n,
                 "diff": d.value, "lo": d.lo, "hi": d.hi,
             });
@@ -193,12 +207,13 @@ fn eval_table(c: &Common, p: &Prepared, avatars: &[PathBuf], json: bool) -> Resu
     }
     if json {
         let v = serde_json::json!({
-            "player": c.player, "games": p.games, "positions": p.decisions.len(), "point": p.point.elo, "rows": rows
+            "player": c.player, "games": p.games, "positions": p.decisions.len(), "point": p.point.elo,
+            "base": base_name, "rows": rows
         });
         return Ok(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n");
     }
     let mut s = format!(
-        "{}: {} games ({:?} part), {} positions, ladder point {}; per move, avatar − plain, 95 % paired bootstrap over games\n",
+        "{}: {} games ({:?} part), {} positions, ladder point {}; per move, avatar − base ({base_name}), 95 % paired bootstrap over games\n",
         c.player,
         p.games,
         c.part,
@@ -225,7 +240,7 @@ fn eval_table(c: &Common, p: &Prepared, avatars: &[PathBuf], json: bool) -> Resu
     let e = plain.values().map(|v| v[0]).sum::<f64>() / n * 100.0;
     let t = plain.values().map(|v| v[1]).sum::<f64>() / n * 100.0;
     let l = plain.values().map(|v| v[2]).sum::<f64>() / n;
-    let _ = writeln!(s, "{:<34} {e:>22.2} {t:>22.2} {l:>24.4}", "plain point");
+    let _ = writeln!(s, "{:<34} {e:>22.2} {t:>22.2} {l:>24.4}", format!("base: {base_name}"));
     Ok(s)
 }
 
@@ -245,9 +260,9 @@ pub fn main(args: Args) -> ExitCode {
         Command::Fit { common, out, pull } => {
             prepare(common, MIN_GAMES).and_then(|p| write_out(out.as_deref(), &fit_text(common, &p, *pull)))
         }
-        Command::Eval { common, avatars, json } => {
-            prepare(common, 1).and_then(|p| eval_table(common, &p, avatars, *json)).and_then(|t| write_out(None, &t))
-        }
+        Command::Eval { common, avatars, base, json } => prepare(common, 1)
+            .and_then(|p| eval_table(common, &p, avatars, base.as_deref(), *json))
+            .and_then(|t| write_out(None, &t)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

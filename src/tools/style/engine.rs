@@ -21,6 +21,9 @@ const TIMEOUT: Duration = Duration::from_secs(600);
 pub struct EngineSpec {
     /// Program and arguments, split on whitespace.
     pub command: String,
+    /// The engine's name in the record header and the output (`sparring` for this program, so a
+    /// record does not depend on where the binary lies).
+    pub label: String,
     /// `setoption` pairs, in order.
     pub options: Vec<(String, String)>,
     /// The `go` arguments (`nodes 1000000`).
@@ -31,7 +34,7 @@ impl EngineSpec {
     /// The setting in one line (the record's header names it).
     pub fn describe(&self) -> String {
         let opts: Vec<String> = self.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("{} [{}] go {}", self.command, opts.join(", "), self.go)
+        format!("{} [{}] go {}", self.label, opts.join(", "), self.go)
     }
 }
 

@@ -150,7 +150,8 @@ fn engine_spec(args: &Args) -> Result<EngineSpec, String> {
     if own && !options.iter().any(|(k, _)| k.eq_ignore_ascii_case("Seed")) {
         options.push(("Seed".to_string(), "1".to_string()));
     }
-    Ok(EngineSpec { command, options, go: args.go.trim().to_string() })
+    let label = if own { "sparring".to_string() } else { command.clone() };
+    Ok(EngineSpec { command, label, options, go: args.go.trim().to_string() })
 }
 
 fn probes(args: &Args) -> Result<Vec<Probe>, String> {
