@@ -5,6 +5,7 @@
 #
 #   bench/style.sh            # all avatars at 1500 and 2100 on 1000 positions
 #   STYLE_LEVELS="1500" STYLE_AVATARS="attacker defender" STYLE_POSITIONS=1000 bench/style.sh
+#   STYLE_LEVELS="strong" ...   # the strong profile with a node budget (STYLE_NODES, default 20000)
 #
 # Resumable: each setting's moves go to bench/results/style/records/<elo>-<name>.tsv as they
 # arrive, and a rerun asks only the positions still missing. After each avatar its paired table
@@ -25,7 +26,11 @@ out=bench/results/style
 mkdir -p "$out/records" "$out/tables"
 common=(--positions "$n" --seed 1 --jobs "$jobs")
 for elo in $levels; do
-  level=(--option UCI_LimitStrength=true --option "UCI_Elo=$elo")
+  if [ "$elo" = strong ]; then
+    level=(--option Profile=strong --go "nodes ${STYLE_NODES:-20000}")
+  else
+    level=(--option UCI_LimitStrength=true --option "UCI_Elo=$elo")
+  fi
   echo "== $elo plain" >&2
   nice -n 10 "$bin" style "$pgn" "${common[@]}" "${level[@]}" --record "$out/records/$elo-plain.tsv" \
     --json > "$out/tables/$elo-plain.json"

@@ -63,7 +63,7 @@ def pp(x):
     return "-" if x is None else f"{100 * x:+.1f}"
 
 
-def svg_chart(path, elo, panels):
+def svg_chart(path, elo, panels, positions):
     """panels: [(name, {rate: diff})]; one horizontal bar panel each, 2 columns."""
     cols, pw, ph, left, top = 2, 360, 250, 120, 40
     rows = (len(panels) + cols - 1) // cols
@@ -77,8 +77,8 @@ def svg_chart(path, elo, panels):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="DejaVu Sans, sans-serif" font-size="10">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="10" y="20" font-size="14">Avatar minus plain point at UCI_Elo {elo}: '
-           f'difference in percentage points, 95 % paired interval (1000 FICS positions)</text>']
+           f'<text x="10" y="20" font-size="14">Avatar minus plain point at {level_name(elo)}: '
+           f'difference in percentage points, 95 % paired interval ({positions} FICS positions)</text>']
     for k, (name, diffs) in enumerate(panels):
         ox, oy = (k % cols) * pw + 10, top + (k // cols) * ph
         inner = pw - left - 20
@@ -111,6 +111,10 @@ def svg_chart(path, elo, panels):
     path.write_text("\n".join(out) + "\n")
 
 
+def level_name(level):
+    return "the strong profile (node budget)" if level == "strong" else f"UCI_Elo {level}"
+
+
 def main():
     tables = OUT / "tables"
     levels = sorted({p.name.split("-")[0] for p in tables.glob("*.json")})
@@ -131,7 +135,7 @@ def main():
             theirs = record(OUT / "records" / f"{elo}-{n}.tsv")
             common = [i for i in theirs if i in plain_moves]
             changed[n] = (sum(theirs[i] != plain_moves[i] for i in common), len(common))
-        md += [f"## UCI_Elo {elo}", "",
+        md += [f"## {level_name(elo)}", "",
                "Plain point's rate (%), then avatar − plain in percentage points with the 95 % paired "
                "interval; **bold** where the interval excludes 0. `seed2` is the plain point with Seed 2: "
                "the noise floor of a different choice stream.", ""]
@@ -163,7 +167,8 @@ def main():
             bad = sum(holds(diffs[n][r], s) == "refuted" for r, s in claims.items() if r in diffs[n])
             md.append(f"- **{n}**: {ok} of {len(claims)} hold, {bad} refuted — " + "; ".join(parts))
         md.append("")
-        svg_chart(OUT / f"fingerprint-{elo}.svg", elo, [(n, diffs[n]) for n in names])
+        positions = int(plain.get("capture", {}).get("n", 0))
+        svg_chart(OUT / f"fingerprint-{elo}.svg", elo, [(n, diffs[n]) for n in names], positions)
         md += [f"![avatar − plain at {elo}](fingerprint-{elo}.svg)", ""]
     (OUT / "fingerprints.md").write_text("\n".join(md) + "\n")
     print(f"wrote {OUT / 'fingerprints.md'} and {len(levels)} chart(s)", file=sys.stderr)
