@@ -6,18 +6,21 @@
 # TC; sparring's ladder points play their own node budgets whatever the clock (`nodes=1e8` only
 # caps them), so they are the same players at any time control and are not cut short by a fast
 # clock (the 2300 point needs about 0.25 s a move). Then
-# bench/sf_scale_report.py writes bench/results/sf-scale.csv and .svg (equivalent = SF + Elo
-# difference, with the 95 % interval of the match).
-# Usage: bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
+# bench/sf_scale_report.py writes sf-scale.csv, sf-scale-points.csv and sf-scale.svg (equivalent = SF + Elo
+# difference, with the 95 % interval of the match). Everything goes to OUT (default
+# bench/results/sf-scale/ladder-vN, N the version of the built-in ladder in profiles/ladder.toml).
+# Usage: [OUT=DIR] [BIN=sparring] [CONCURRENCY=2] bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
 #   e.g. bench/sf-scale.sh 100 5+0.05 1500:1500 1700:1700 1900:1900 2100:2100 2300:2300 2400:2400
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}; tc=${2:-5+0.05}; shift 2 || true
 pairs=("$@"); [ ${#pairs[@]} -gt 0 ] || pairs=(1500:1500 1700:1700 1900:1900 2100:2100 2300:2300 2400:2400)
 if ! [ -x /usr/games/stockfish ]; then apt-get update -qq && apt-get install -y -qq stockfish; fi
-cargo build --release --quiet
-bin=$PWD/target/release/sparring
-out=bench/results/sf-scale
+# BIN: a copy of the binary to play with (so a rebuild during a long run cannot mix versions).
+if [ -z "${BIN:-}" ]; then cargo build --release --quiet; fi
+bin=${BIN:-$PWD/target/release/sparring}
+version=$(sed -n 's/^version *= *\([0-9]*\).*/\1/p' profiles/ladder.toml | head -1)
+out=${OUT:-bench/results/sf-scale/ladder-v$version}
 mkdir -p "$out"
 for p in "${pairs[@]}"; do
   ours=${p%%:*}; sf=${p##*:}
@@ -35,4 +38,4 @@ for p in "${pairs[@]}"; do
     -srand $(( 6000 + ours )) -pgnout "$stem.pgn" -jsonout "$stem.json" -progress quiet > "$stem.txt"
   grep -E '^(Score|Elo|Terminations)' "$stem.txt" || tail -5 "$stem.txt"
 done
-bench/py.sh bench/sf_scale_report.py
+bench/py.sh bench/sf_scale_report.py "$out"

@@ -6,7 +6,8 @@ For each pairing (sparring UCI_Elo OURS vs Stockfish 15.1 UCI_Elo SF) the match'
 difference d with its 95 % interval gives OURS's equivalent SF + d on Stockfish's scale. Several
 pairings of one point are combined by inverse-variance weighting. Writes
 bench/results/sf-scale.csv (one row per pairing), bench/results/sf-scale-points.csv (one row per
-point) and bench/results/sf-scale.svg (bench/plot.py)."""
+point) and bench/results/sf-scale.svg (bench/plot.py), all in the folder given as the first argument
+(default bench/results/sf-scale/ladder-vN, N the built-in ladder's version)."""
 import csv
 import json
 import math
@@ -17,7 +18,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import plot  # noqa: E402
 
-src = Path("bench/results/sf-scale")
+def builtin_version():
+    for line in open("profiles/ladder.toml"):
+        m = re.match(r"version\s*=\s*(\d+)", line)
+        if m:
+            return m.group(1)
+    raise SystemExit("profiles/ladder.toml has no version")
+
+
+src = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(f"bench/results/sf-scale/ladder-v{builtin_version()}")
 rows = []
 for js in sorted(src.glob("elo*-vs-sf*.json")):
     m = re.match(r"elo(\d+)-vs-sf(\d+)", js.stem)
@@ -41,7 +50,7 @@ for js in sorted(src.glob("elo*-vs-sf*.json")):
         "faults": "+".join(str(f) for f in d["faults"]),
     })
 rows.sort(key=lambda r: (r["ours"], r["sf"]))
-with open("bench/results/sf-scale.csv", "w", newline="") as f:
+with open(src / "sf-scale.csv", "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["ours"])
     w.writeheader()
     w.writerows(rows)
@@ -57,13 +66,13 @@ for ours in sorted({r["ours"] for r in rows}):
     points.append({"ours": ours, "equivalent": round(eq), "lower95": round(eq - err), "upper95": round(eq + err),
                    "games": sum(r["games"] for r in usable),
                    "pairings": " ".join(f"vs{r['sf']}" for r in usable)})
-with open("bench/results/sf-scale-points.csv", "w", newline="") as f:
+with open(src / "sf-scale-points.csv", "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=["ours", "equivalent", "lower95", "upper95", "games", "pairings"])
     w.writeheader()
     w.writerows(points)
 
 plot.error_bar_chart(
-    "bench/results/sf-scale.svg",
+    str(src / "sf-scale.svg"),
     "sparring UCI_Elo vs its equivalent on Stockfish 15.1's UCI_Elo scale",
     "sparring UCI_Elo (human scale)",
     "Stockfish UCI_Elo equivalent (95 % CI)",

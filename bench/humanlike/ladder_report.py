@@ -285,8 +285,8 @@ if seeds.exists():
       "number to compare with Stockfish's single run.\n")
 
 w("## Stockfish's scale (cross-check b) — `sf-scale.csv`, `sf-scale-points.csv`\n")
-pts = R / "sf-scale-points.csv"
-rows = R / "sf-scale.csv"
+pts = R / "sf-scale" / "ladder-v8" / "sf-scale-points.csv"
+rows = R / "sf-scale" / "ladder-v8" / "sf-scale.csv"
 if rows.exists():
     w("`bench/sf-scale.sh`: each ladder point against Stockfish 15.1 with `UCI_LimitStrength=true` at a "
       "`UCI_Elo`, 100 games from `8moves_v3.pgn` (random order, colours reversed per opening), "
@@ -304,7 +304,7 @@ if rows.exists():
     w("|---|---|---|---|")
     for p in csv.DictReader(open(pts)):
         w(f"| {p['ours']} | **{p['equivalent']}** | [{p['lower95']}, {p['upper95']}] | {p['games']} |")
-    w("\n![UCI_Elo vs its Stockfish-scale equivalent](sf-scale.svg)\n")
+    w("\n![UCI_Elo vs its Stockfish-scale equivalent](sf-scale/ladder-v8/sf-scale.svg)\n")
     eq = list(csv.DictReader(open(pts)))
     listing = ", ".join(f"our {p['ours']} like its ~{round(float(p['equivalent']), -1):.0f}" for p in eq)
     overlap = [f"{a['ours']} and {b['ours']} ({a['equivalent']} [{a['lower95']}, {a['upper95']}] and "

@@ -55,6 +55,27 @@ pub fn is_computer(name: &str) -> bool {
     COMPUTER_ACCOUNTS.contains(&name)
 }
 
+/// Names that identify nobody: an empty `White`/`Black` tag, PGN's unknown `?` / `??`, `-`, `NN`
+/// and `Unknown` (case-insensitive). Grouping players by such a name would pool strangers.
+pub fn is_anonymous(name: &str) -> bool {
+    let n = name.trim();
+    n.is_empty()
+        || n.chars().all(|c| c == '?' || c == '-')
+        || n.eq_ignore_ascii_case("nn")
+        || n.eq_ignore_ascii_case("unknown")
+}
+
+/// The key a player's games are grouped under: the name itself, or for an anonymous name
+/// ([`is_anonymous`]) one key per game side, `?? (game 12, white)`, so that nobody is pooled.
+pub fn player_key(name: &str, game: usize, color: Color) -> String {
+    if is_anonymous(name) {
+        let side = if color == Color::White { "white" } else { "black" };
+        format!("{} (game {game}, {side})", if name.trim().is_empty() { "?" } else { name.trim() })
+    } else {
+        name.to_string()
+    }
+}
+
 struct Collector;
 
 struct Movetext {

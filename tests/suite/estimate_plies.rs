@@ -67,7 +67,7 @@ fn game(pgn: &str) -> PgnGame {
 fn analyse(pgn: &str, depth: i32) -> sparring::tools::estimate::analyse::GameAnalysis {
     let mut oracle = InternalOracle::new(4);
     let cache = EvalCache::new(1000);
-    let settings = Settings { budget: Budget::Depth(depth), pairing: Pairing::Exact, player: None };
+    let settings = Settings { budget: Budget::Depth(depth), pairing: Pairing::Exact, player: None, human_model: false };
     analyse_game(&mut oracle, &cache, &game(pgn), &settings, &StrengthModel::pawnbook()).unwrap()
 }
 
@@ -124,7 +124,12 @@ fn player_filter_skips_the_other_side() {
     let mut oracle = InternalOracle::new(4);
     let cache = EvalCache::new(0);
     let g = game("[White \"Ann\"]\n[Black \"Bo\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n");
-    let settings = Settings { budget: Budget::Depth(3), pairing: Pairing::Reuse, player: Some("bo".to_string()) };
+    let settings = Settings {
+        budget: Budget::Depth(3),
+        pairing: Pairing::Reuse,
+        player: Some("bo".to_string()),
+        human_model: false,
+    };
     let a = analyse_game(&mut oracle, &cache, &g, &settings, &StrengthModel::pawnbook()).unwrap();
     assert!(!a.sides[0].analysed && a.sides[1].analysed);
     assert!(a.plies.iter().filter(|p| p.color == "white").all(|p| p.excluded == Some(Exclusion::Skipped)));

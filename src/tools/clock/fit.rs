@@ -9,6 +9,7 @@ use super::rows::MoveRow;
 use crate::human_time::TimeModel;
 use crate::human_time::features::{COUNT, NAMES};
 use crate::human_time::model::sigmoid;
+use crate::tools::optimize::{cholesky_solve, ridge_least_squares};
 use std::collections::BTreeMap;
 
 /// Ridge penalty on every coefficient but the intercept.
@@ -16,55 +17,10 @@ pub const RIDGE: f64 = 1e-3;
 /// `(γ + ln 2) / 2`, the offset of `ln σ` from the mean of `ln |residual|`.
 pub const LN_ABS_NORMAL_OFFSET: f64 = 0.635_181_422_730_739;
 
-/// Solves `A x = b` for a symmetric positive definite `A` (row-major `n × n`); `None` when it is
-/// not positive definite.
-pub fn cholesky_solve(a: &[f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
-    let mut l = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..=i {
-            let s: f64 = (0..j).map(|k| l[i * n + k] * l[j * n + k]).sum();
-            if i == j {
-                let d = a[i * n + i] - s;
-                if d <= 0.0 || !d.is_finite() {
-                    return None;
-                }
-                l[i * n + i] = d.sqrt();
-            } else {
-                l[i * n + j] = (a[i * n + j] - s) / l[j * n + j];
-            }
-        }
-    }
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        let s: f64 = (0..i).map(|k| l[i * n + k] * y[k]).sum();
-        y[i] = (b[i] - s) / l[i * n + i];
-    }
-    let mut x = vec![0.0; n];
-    for i in (0..n).rev() {
-        let s: f64 = (i + 1..n).map(|k| l[k * n + i] * x[k]).sum();
-        x[i] = (y[i] - s) / l[i * n + i];
-    }
-    Some(x)
-}
-
-/// Weighted ridge least squares: minimises `Σ wᵢ (yᵢ − β·xᵢ)² + RIDGE·n·|β₁..|²`.
+/// Weighted ridge least squares: minimises `Σ wᵢ (yᵢ − β·xᵢ)² + RIDGE·Σw·|β₁..|²`.
 pub fn least_squares(xs: &[[f64; COUNT]], ys: &[f64], ws: &[f64]) -> Result<Vec<f64>, String> {
-    let n = COUNT;
-    let mut a = vec![0.0; n * n];
-    let mut b = vec![0.0; n];
-    for ((x, &y), &w) in xs.iter().zip(ys).zip(ws) {
-        for i in 0..n {
-            b[i] += w * x[i] * y;
-            for j in 0..n {
-                a[i * n + j] += w * x[i] * x[j];
-            }
-        }
-    }
     let total: f64 = ws.iter().sum();
-    for i in 1..n {
-        a[i * n + i] += RIDGE * total.max(1.0);
-    }
-    cholesky_solve(&a, &b, n).ok_or_else(|| "the normal equations are singular".to_string())
+    ridge_least_squares(xs, ys, ws, RIDGE * total.max(1.0))
 }
 
 /// Logistic regression by iteratively reweighted least squares (20 Newton steps at most).
@@ -150,17 +106,4 @@ pub fn fit(
         ln_sigma: round(c),
         fit,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cholesky_solves_a_small_system() {
-        // [[4, 2], [2, 3]] x = [2, 1]  =>  x = [0.5, 0].
-        let x = cholesky_solve(&[4.0, 2.0, 2.0, 3.0], &[2.0, 1.0], 2).unwrap();
-        assert!((x[0] - 0.5).abs() < 1e-12 && x[1].abs() < 1e-12, "{x:?}");
-        assert!(cholesky_solve(&[1.0, 2.0, 2.0, 1.0], &[1.0, 1.0], 2).is_none());
-    }
 }

@@ -130,6 +130,10 @@ pub struct GameAnalysis {
     pub result: String,
     pub plies: Vec<PlyRecord>,
     pub sides: [SideResult; 2],
+    /// Per ply, the human move model's log-likelihood of the move at the game model's ratings
+    /// (`game_model::human_log_likelihoods`); empty unless the game model asked for it.
+    #[serde(skip)]
+    pub human_ll: Vec<[f64; 6]>,
 }
 
 /// What each analysis uses.
@@ -139,6 +143,8 @@ pub struct Settings {
     pub pairing: Pairing,
     /// Case-insensitive player name: only that player's sides are analysed.
     pub player: Option<String>,
+    /// Also score every move with the human move model (the game model's features).
+    pub human_model: bool,
 }
 
 /// Oracle results shared by all workers, keyed by (Zobrist key, budget).
@@ -298,6 +304,11 @@ pub fn analyse_game(
         result: game.result.clone(),
         plies,
         sides,
+        human_ll: if settings.human_model {
+            super::game_model::human_log_likelihoods(&game.root, &game.moves)
+        } else {
+            Vec::new()
+        },
     })
 }
 

@@ -1,7 +1,9 @@
 //! `sparring strength FILE.pgn [options]` and `sparring strength refit ...`.
 
 use super::analyse::{self, GameAnalysis, Pairing, RunOptions, RunStats, Settings};
+use super::game_model::GameModel;
 use super::model::StrengthModel;
+use super::models::Model;
 use super::pgn::{self, GameError, PgnGame};
 use super::refit::{self, Direction, FitPart, Sample, Weighting};
 use super::report::{self, Format};
@@ -46,9 +48,11 @@ pub struct OracleArgs {
     /// Analyse at most this many (selected) games.
     #[arg(long)]
     pub limit: Option<usize>,
-    /// Calibration model [default: the shipped calibration/strength-model.json].
+    /// Model: `game` (default: everything one game says, with 90 % intervals; fitted on FICS
+    /// blitz), `refit` (the scaled-error line refitted on FICS blitz), `pawnbook` (the seed
+    /// document's coefficients), or a model file of either kind.
     #[arg(long)]
-    pub model: Option<PathBuf>,
+    pub model: Option<String>,
     /// Never draw a progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -59,7 +63,7 @@ pub struct OracleArgs {
     name = "sparring strength",
     about = "Estimate playing strength (Elo) from move quality: Regan-Haworth scaled error of each \
              eligible ply against an oracle engine",
-    after_help = "Refit the calibration: sparring strength refit --help\nDifficulty-aware rating from all-move oracle files: sparring strength ipr --help"
+    after_help = "Fit the game model: sparring strength train --help\nRefit the scaled-error line: sparring strength refit --help\nDifficulty-aware rating from all-move oracle files: sparring strength ipr --help"
 )]
 pub struct AnalyseCli {
     /// PGN file to analyse.
@@ -114,6 +118,103 @@ pub struct RefitCli {
     pub report: Option<PathBuf>,
 }
 
+#[derive(Parser, Debug)]
+#[command(
+    name = "sparring strength train",
+    about = "Fit the game model (the default --model) on a rated PGN: games of index i (0-based) with \
+             i % 10 in 0-6 fit, 7 validate, 8-9 test (the human move model's split); prints the held-out evaluation (MAE by band, 90 % interval coverage, error against the \
+             number of games)"
+)]
+pub struct TrainCli {
+    /// Rated PGN (WhiteElo/BlackElo); its game numbers define the parts.
+    pub file: PathBuf,
+    /// Reuse per-ply analyses (`sparring strength FILE --format csv --plies` with the same oracle
+    /// flags) instead of analysing; several files are merged.
+    #[arg(long)]
+    pub plies: Vec<PathBuf>,
+    #[command(flatten)]
+    pub oracle: OracleArgs,
+    /// The rating scale of the file, in words (recorded in the model and printed with estimates).
+    #[arg(long, default_value = "FICS blitz")]
+    pub scale: String,
+    /// Write the fitted model here (else print it).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the markdown report here.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+    /// Write the error-against-games table (CSV) here.
+    #[arg(long)]
+    pub by_games: Option<PathBuf>,
+    /// Seed of the bootstrap intervals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn run_train(c: TrainCli) -> Result<(), String> {
+    let mut setup = resolve_with(&c.oracle, None, "game")?;
+    setup.settings.player = None;
+    let (games, analysis) = if c.plies.is_empty() {
+        let (games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &setup)?;
+        let text = format!(
+            "analysed {} games ({} skipped), {:.1} plies/s with {} job(s)",
+            stats.games,
+            errors.len(),
+            stats.plies_per_second,
+            c.oracle.jobs
+        );
+        (games, text)
+    } else {
+        let pgn: Vec<PgnGame> = pgn::read_file(&c.file)
+            .map_err(|e| format!("cannot read {}: {e}", c.file.display()))?
+            .into_iter()
+            .filter_map(Result::ok)
+            .collect();
+        let mut games = Vec::new();
+        for p in &c.plies {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            games.extend(super::train::games_from_plies_csv(&pgn, &text)?);
+        }
+        games.sort_by_key(|g| g.number);
+        let by_number: std::collections::HashMap<usize, &PgnGame> = pgn.iter().map(|g| (g.number, g)).collect();
+        super::train::add_human_log_likelihoods(&mut games, &by_number, c.oracle.jobs);
+        let n = games.len();
+        (games, format!("{n} games from {} per-ply file(s)", c.plies.len()))
+    };
+    let samples = super::train::samples(&games);
+    let (d, n) = budget_fields(setup.settings.budget);
+    let mut template = GameModel::shipped();
+    template.scale = c.scale.clone();
+    template.oracle = setup.spec.id();
+    template.depth = d;
+    template.nodes = n;
+    template.pairing = setup.settings.pairing.as_str().to_string();
+    template.oracle_fingerprint = (template.oracle == "internal").then(crate::tools::oracle::internal_fingerprint);
+    template.fitted = None;
+    let mut t = super::train::train(&samples, &template, c.seed)?;
+    let data = c.file.display().to_string();
+    t.model.fitted = Some(serde_json::json!({
+        "data": data,
+        "analysis": analysis,
+        "parts": {"fit": t.parts.0, "validation": t.parts.1, "test": t.parts.2},
+        "test": t.test,
+    }));
+    let text = super::train::report(&t, &data, &analysis);
+    eprint!("{text}");
+    if let Some(p) = &c.report {
+        std::fs::write(p, &text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    if let Some(p) = &c.by_games {
+        std::fs::write(p, super::train::by_games_csv(&t.test))
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    match &c.out {
+        Some(p) => t.model.save(p)?,
+        None => println!("{}", serde_json::to_string_pretty(&t.model).map_err(|e| e.to_string())?),
+    }
+    Ok(())
+}
+
 /// Entry point of `sparring strength ...`.
 pub fn run(args: &[String]) -> ExitCode {
     let refit = args.first().map(String::as_str) == Some("refit");
@@ -121,6 +222,12 @@ pub fn run(args: &[String]) -> ExitCode {
         let argv = std::iter::once("sparring strength ipr".to_string()).chain(args[1..].iter().cloned());
         match super::ipr_cli::IprCli::try_parse_from(argv) {
             Ok(c) => super::ipr_cli::run(c),
+            Err(e) => return clap_exit(e),
+        }
+    } else if args.first().map(String::as_str) == Some("train") {
+        let argv = std::iter::once("sparring strength train".to_string()).chain(args[1..].iter().cloned());
+        match TrainCli::try_parse_from(argv) {
+            Ok(c) => run_train(c),
             Err(e) => return clap_exit(e),
         }
     } else if refit {
@@ -154,29 +261,32 @@ fn clap_exit(e: clap::Error) -> ExitCode {
 struct Setup {
     spec: OracleChoice,
     settings: Settings,
-    model: StrengthModel,
+    model: Model,
 }
 
 fn resolve(o: &OracleArgs, player: Option<String>) -> Result<Setup, String> {
-    let model = match &o.model {
-        Some(p) => StrengthModel::load(p)?,
-        None => StrengthModel::shipped(),
-    };
+    resolve_with(o, player, o.model.as_deref().unwrap_or("game"))
+}
+
+fn resolve_with(o: &OracleArgs, player: Option<String>, default_model: &str) -> Result<Setup, String> {
+    let (model, _) = Model::named(o.model.as_deref().unwrap_or(default_model))?;
     let spec = OracleChoice::parse(&o.oracle);
+    let (m_oracle, m_depth, m_nodes, m_pairing) = model.oracle_record();
     let budget = match (o.depth, o.nodes) {
         (Some(d), _) if d >= 1 => Budget::Depth(d),
         (Some(d), _) => return Err(format!("--depth must be at least 1 (got {d})")),
         (None, Some(n)) if n >= 1 => Budget::Nodes(n),
         (None, Some(_)) => return Err("--nodes must be at least 1".to_string()),
         // The model's budget is the default only for the oracle it was fitted with.
-        (None, None) => match (model.oracle == spec.id(), model.depth, model.nodes) {
+        (None, None) => match (m_oracle == spec.id(), m_depth, m_nodes) {
             (true, Some(d), _) => Budget::Depth(d),
             (true, None, Some(n)) => Budget::Nodes(n),
             _ => Budget::Depth(DEFAULT_DEPTH),
         },
     };
-    let pairing = o.pairing.unwrap_or(if model.pairing == "reuse" { Pairing::Reuse } else { Pairing::Exact });
-    Ok(Setup { spec, settings: Settings { budget, pairing, player }, model })
+    let pairing = o.pairing.unwrap_or(if m_pairing == "reuse" { Pairing::Reuse } else { Pairing::Exact });
+    let human_model = matches!(model, Model::Game(_));
+    Ok(Setup { spec, settings: Settings { budget, pairing, player, human_model }, model })
 }
 
 fn budget_fields(b: Budget) -> (Option<i32>, Option<u64>) {
@@ -228,7 +338,7 @@ fn load_and_analyse(
         progress: !o.quiet && std::io::stderr().is_terminal(),
         cache_entries: o.cache,
     };
-    let (results, stats) = analyse::analyse_all(&games, &setup.settings, &setup.model, &opts)?;
+    let (results, stats) = analyse::analyse_all(&games, &setup.settings, &setup.model.ase_line(), &opts)?;
     let mut analysed = Vec::new();
     for r in results {
         match r {
@@ -244,11 +354,33 @@ fn load_and_analyse(
 }
 
 fn run_analyse(c: AnalyseCli) -> Result<(), String> {
-    let setup = resolve(&c.oracle, c.player.clone())?;
-    let (games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &setup)?;
+    let mut setup = resolve(&c.oracle, c.player.clone())?;
+    // The game model reads the opponent's moves too: analyse both sides, report the player's.
+    let game_model = matches!(setup.model, Model::Game(_));
+    if game_model {
+        setup.settings.player = None;
+    }
+    let (mut games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &setup)?;
+    if let (true, Some(p)) = (game_model, &c.player) {
+        for g in &mut games {
+            for s in &mut g.sides {
+                s.analysed = s.player.trim().eq_ignore_ascii_case(p);
+            }
+        }
+    }
+    if let Model::Game(m) = &setup.model {
+        let ratings: Vec<f64> = games
+            .iter()
+            .flat_map(|g| g.sides.iter().filter(|s| s.analysed))
+            .filter_map(|s| s.rating.map(f64::from))
+            .collect();
+        if let Some(w) = m.outside(&ratings) {
+            eprintln!("sparring strength: warning: {w}");
+        }
+    }
     let text = match (c.format, c.plies) {
         (Format::Table, p) => report::table(&games, &errors, &stats, &setup.model, p),
-        (Format::Csv, false) => report::csv_sides(&report::side_rows(&games).0),
+        (Format::Csv, false) => report::csv_sides(&report::side_rows(&games, &setup.model).0),
         (Format::Csv, true) => report::csv_plies(&games),
         (Format::Json, p) => {
             let oracle_id = setup.spec.id();
@@ -275,7 +407,13 @@ fn run_analyse(c: AnalyseCli) -> Result<(), String> {
 }
 
 fn run_refit(c: RefitCli) -> Result<(), String> {
-    let setup = resolve(&c.oracle, None)?;
+    let setup = resolve_with(&c.oracle, None, "refit")?;
+    let Model::Ase(ase_template) = &setup.model else {
+        return Err("refit fits the scaled-error line: give --model refit, pawnbook or such a file \
+                    (the game model is fitted with `sparring strength train`)"
+            .to_string());
+    };
+    let ase_template = ase_template.clone();
     let (samples, data, stats) = match (&c.file, &c.samples) {
         (_, Some(path)) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -283,7 +421,7 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
         }
         (Some(file), None) => {
             let (games, errors, stats) = load_and_analyse(file, &c.oracle, &setup)?;
-            let (rows, _) = report::side_rows(&games);
+            let (rows, _) = report::side_rows(&games, &setup.model);
             if let Some(p) = &c.samples_out {
                 std::fs::write(p, report::csv_sides(&rows))
                     .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
@@ -315,7 +453,7 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
     };
     let max_game = samples.iter().map(|s| s.game).max().unwrap_or(0);
     let (fit_set, held_out) = c.fit_part.split(&samples, max_game);
-    let mut template = setup.model.clone();
+    let mut template = ase_template;
     if c.samples.is_none() {
         // Fresh analysis: record the oracle actually used.
         let (d, n) = budget_fields(setup.settings.budget);

@@ -37,6 +37,9 @@ const OUTER_STEPS: usize = 24;
 const C_GRID: usize = 12;
 /// A group needs at least this many decisions to be fitted.
 pub const MIN_DECISIONS: usize = 30;
+/// A group from fewer games than this is resampled by decision rather than by whole game: the
+/// bootstrap over one game's resamples is that game every time, an interval of zero width.
+pub const MIN_RESAMPLE_GAMES: usize = 5;
 
 /// One decision: the losses of all legal moves (as a histogram) and the loss of the move chosen.
 #[derive(Clone, Debug)]
@@ -441,9 +444,12 @@ pub struct Rating {
     pub ase: f64,
     /// Inverse-variance weighted over the strata.
     pub elo: f64,
-    /// 95 % interval from resampling whole games.
+    /// 95 % interval from resampling whole games (decisions when there are fewer than
+    /// [`MIN_RESAMPLE_GAMES`] games; see `resampled`).
     pub elo_lo: f64,
     pub elo_hi: f64,
+    /// What the bootstrap resampled: `games` or `decisions`.
+    pub resampled: &'static str,
     pub strata: Vec<StratumRating>,
 }
 
@@ -493,11 +499,18 @@ pub fn rate(
         return Err(format!("group {group}: no difficulty stratum has {MIN_DECISIONS} decisions"));
     }
     let games = by_game(decisions);
+    let per_decision: Vec<Vec<&Decision>>;
+    let (units, resampled) = if games.len() >= MIN_RESAMPLE_GAMES {
+        (&games, "games")
+    } else {
+        per_decision = decisions.iter().map(|&d| vec![d]).collect();
+        (&per_decision, "decisions")
+    };
     // The resamples are drawn up front from one seeded stream, then fitted on all cores: the result
     // does not depend on the number of threads.
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let draws: Vec<Vec<usize>> = (0..bootstrap.max(2))
-        .map(|_| (0..games.len()).map(|_| (rng.next_u64() % games.len() as u64) as usize).collect())
+        .map(|_| (0..units.len()).map(|_| (rng.next_u64() % units.len() as u64) as usize).collect())
         .collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(draws.len());
     let chunk = draws.len().div_ceil(threads).max(1);
@@ -505,11 +518,10 @@ pub fn rate(
         let handles: Vec<_> = draws
             .chunks(chunk)
             .map(|part| {
-                let games = &games;
                 scope.spawn(move || {
                     part.iter()
                         .map(|draw| {
-                            let sample: Vec<&Decision> = draw.iter().flat_map(|&g| games[g].iter().copied()).collect();
+                            let sample: Vec<&Decision> = draw.iter().flat_map(|&g| units[g].iter().copied()).collect();
                             stratum_elos(&sample, reference, model)
                         })
                         .collect::<Vec<_>>()
@@ -549,6 +561,7 @@ pub fn rate(
         elo,
         elo_lo: q(0.025),
         elo_hi: q(0.975),
+        resampled,
         strata: model
             .strata
             .iter()

@@ -7,15 +7,20 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The shipped calibration.
-pub const DEFAULT_MODEL: &str = "calibration/ipr-model.json";
+/// The shipped calibration, compiled in so that `ipr` works from any directory.
+pub const SHIPPED_MODEL_JSON: &str = include_str!("../../../calibration/ipr-model.json");
 
 #[derive(Parser, Debug)]
 #[command(
     name = "sparring strength ipr",
     about = "Intrinsic performance rating: Regan-Haworth move-choice model (s, c) fitted by maximum \
              likelihood on positions where every legal move was scored (sparring humanlike oracle), \
-             projected on a fixed reference set and mapped to Elo by rated human bands"
+             projected on a fixed reference set and mapped to Elo by rated human bands",
+    after_help = "A group (a player, a rating, a band, a file) is rated only with at least 30 eligible \
+                  decisions (positions after move 8 with two or more legal moves that are not decided), \
+                  and each difficulty stratum counts only with 30 of its own; smaller groups are listed \
+                  as `skipped:` on stderr and strata without a fit print `-`. Intervals resample whole \
+                  games, or single decisions for a group from fewer than 5 games (marked `*`)."
 )]
 pub struct IprCli {
     #[command(subcommand)]
@@ -114,8 +119,9 @@ struct PgnArgs {
 /// Options every rating command shares.
 #[derive(clap::Args, Debug)]
 struct RatingArgs {
-    #[arg(long, default_value = DEFAULT_MODEL)]
-    model: PathBuf,
+    /// Calibration [default: the shipped calibration/ipr-model.json, compiled in].
+    #[arg(long)]
+    model: Option<PathBuf>,
     /// Reference positions [default: the path recorded in the model].
     #[arg(long)]
     reference: Option<PathBuf>,
@@ -322,38 +328,64 @@ fn calibrate(oracle: &Path, reference: Option<&Path>, o: &CalibrateOptions, out:
     Ok(())
 }
 
-fn load_model(model_path: &Path) -> Result<IprModel, String> {
-    let text = std::fs::read_to_string(model_path).map_err(|e| format!("{}: {e}", model_path.display()))?;
-    let model: IprModel = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", model_path.display()))?;
+fn load_model(model_path: Option<&Path>) -> Result<IprModel, String> {
+    let (name, text) = match model_path {
+        Some(p) => (p.display().to_string(), std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => ("the shipped ipr model".to_string(), SHIPPED_MODEL_JSON.to_string()),
+    };
+    let model: IprModel = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
     if model.format != ipr::MODEL_FORMAT {
-        return Err(format!("{}: format '{}', expected '{}'", model_path.display(), model.format, ipr::MODEL_FORMAT));
+        return Err(format!("{name}: format '{}', expected '{}'", model.format, ipr::MODEL_FORMAT));
     }
     Ok(model)
 }
 
+/// The model's reference file: its recorded path as given, else (a relative path) under the
+/// source tree this binary was built from, so that a run outside the repository root finds it.
+fn reference_path(recorded: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(recorded);
+    if p.exists() {
+        return Ok(p);
+    }
+    let in_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join(&p);
+    if p.is_relative() && in_tree.exists() {
+        return Ok(in_tree);
+    }
+    Err(format!(
+        "the model's reference positions {recorded} are not here (nor at {}): unpack them with \
+         bench/unpack.sh in the repository, or give --reference",
+        in_tree.display()
+    ))
+}
+
 /// The positions of a PGN's players: every position before a player's move at ply >= 16 with at
-/// least two legal moves, at most `per_player` per player taken evenly spaced over the list.
-/// The `rating` field carries the player's index in the returned name list.
+/// least two legal moves, at most `per_player` per player taken evenly spaced over the list. Each
+/// position carries the mover's PGN rating and band (0 when the game has no Elo tag), so the
+/// cache can be rated again by band; the second list gives each position's player index into the
+/// returned names. Players are grouped by [`player_key`](crate::tools::games::player_key): an
+/// anonymous name (`??`) is one player per game side.
 fn pgn_positions(
     games: &[crate::tools::games::GameRecord],
     only: Option<&str>,
     per_player: usize,
-) -> (Vec<String>, Vec<crate::tools::scored::SampledPosition>) {
+) -> (Vec<String>, Vec<crate::tools::scored::SampledPosition>, Vec<usize>) {
     use crate::board::notation::{fen as fen_of, uci as uci_of};
     use crate::tools::scored::SampledPosition;
-    use shakmaty::{Chess, Position};
+    use shakmaty::{Chess, Color, Position};
     let mut by_name: BTreeMap<String, Vec<(usize, u32)>> = BTreeMap::new();
     for (gi, g) in games.iter().enumerate() {
         for (ply, &n) in g.legal_counts.iter().enumerate() {
-            let name = if ply % 2 == 0 { &g.white } else { &g.black };
+            let (name, color) = if ply % 2 == 0 { (&g.white, Color::White) } else { (&g.black, Color::Black) };
             if ply < 16 || n < 2 || only.is_some_and(|o| !o.eq_ignore_ascii_case(name)) {
                 continue;
             }
-            by_name.entry(name.clone()).or_default().push((gi, ply as u32));
+            let key = crate::tools::games::player_key(name, gi + 1, color);
+            by_name.entry(key).or_default().push((gi, ply as u32));
         }
     }
     let names: Vec<String> = by_name.keys().cloned().collect();
     let mut out = Vec::new();
+    let mut owner = Vec::new();
     for (idx, plies) in by_name.values().enumerate() {
         let take = plies.len().min(per_player);
         for k in 0..take {
@@ -363,33 +395,35 @@ fn pgn_positions(
             for &m in &g.moves[..ply as usize] {
                 pos.play_unchecked(m);
             }
+            let rating = g.rating(if ply % 2 == 0 { Color::White } else { Color::Black }).unwrap_or(0);
             out.push(SampledPosition {
                 fen: fen_of(&pos),
                 human: uci_of(g.moves[ply as usize]),
-                rating: idx as u32,
-                band: 0,
+                rating,
+                band: rating / 200 * 200,
                 game: gi,
                 ply,
             });
+            owner.push(idx);
         }
     }
-    (names, out)
+    (names, out, owner)
 }
 
 fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     let c = &a.common;
-    let model = load_model(&c.model)?;
+    let model = load_model(c.model.as_deref())?;
     if model.oracle != "internal" {
         return Err(format!(
             "{}: calibrated with oracle '{}'; `ipr pgn` scores with the internal one",
-            c.model.display(),
+            c.model.as_deref().map_or("the model".into(), |p| p.display().to_string()),
             model.oracle
         ));
     }
     let games = crate::tools::games::read_games(&a.file)?;
     let cut = games.iter().filter(|g| g.error.is_some()).count();
     eprintln!("{} games read from {} ({cut} cut short by a move that did not parse)", games.len(), a.file.display());
-    let (names, positions) = pgn_positions(&games, a.player.as_deref(), a.per_player);
+    let (names, positions, owner) = pgn_positions(&games, a.player.as_deref(), a.per_player);
     if positions.is_empty() {
         return Err(match &a.player {
             Some(p) => format!("no positions of a player named '{p}' after move 8"),
@@ -399,11 +433,16 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     let internal = crate::tools::oracle::OracleChoice::Internal;
     crate::tools::oracle::run(&positions, &a.cache, model.depth, &internal, a.jobs)?;
     // Only the positions of this run, at the model's depth: the cache may hold others.
-    let wanted: std::collections::HashMap<String, u32> = positions.iter().map(|p| (p.key(), p.rating)).collect();
+    // The cache is keyed by FEN and move (`SampledPosition::key`); a position two players share is
+    // counted for the first of them.
+    let mut wanted: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (p, &who) in positions.iter().zip(&owner) {
+        wanted.entry(p.key()).or_insert(who);
+    }
     let (refs, _, _) = load_reference(&model, c.reference.as_deref())?;
     let ref_refs: Vec<&Decision> = refs.iter().collect();
     let mut searcher = if model.shallow_split { Some(crate::search::Searcher::new(1)) } else { None };
-    let mut per: BTreeMap<u32, Vec<Decision>> = BTreeMap::new();
+    let mut per: BTreeMap<usize, Vec<Decision>> = BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
     for p in load_oracle(&a.cache)? {
         let Some(&who) = wanted.get(&p.pos.key()) else { continue };
@@ -421,11 +460,19 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     println!("player                      decisions  games  mean loss     ASE     Elo  95 % interval");
     for (idx, ds) in &per {
         let refs: Vec<&Decision> = ds.iter().collect();
-        match ipr::rate(&names[*idx as usize], &refs, &ref_refs, &model, c.bootstrap, c.seed) {
+        match ipr::rate(&names[*idx], &refs, &ref_refs, &model, c.bootstrap, c.seed) {
             Ok(r) => {
                 println!(
-                    "{:<27} {:>9}  {:>5}  {:>9.1}  {:>6.4}  {:>6.0}  [{:.0}, {:.0}]",
-                    r.group, r.decisions, r.games, r.mean_loss, r.ase, r.elo, r.elo_lo, r.elo_hi
+                    "{:<27} {:>9}  {:>5}  {:>9.1}  {:>6.4}  {:>6.0}  [{:.0}, {:.0}]{}",
+                    r.group,
+                    r.decisions,
+                    r.games,
+                    r.mean_loss,
+                    r.ase,
+                    r.elo,
+                    r.elo_lo,
+                    r.elo_hi,
+                    if r.resampled == "decisions" { "  *" } else { "" }
                 );
                 rows.push(r);
             }
@@ -452,10 +499,28 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// One stratum's table cell: `Elo ± sd (n)`, or `- (n)` when the stratum had too few decisions
+/// to be fitted (never `NaN ± NaN`).
+pub fn stratum_cell(st: &ipr::StratumRating) -> String {
+    match (st.elo.is_finite(), st.sd.is_finite()) {
+        (true, true) => format!("{:>5.0} ± {:<4.0} ({})", st.elo, st.sd, st.decisions),
+        (true, false) => format!("{:>5.0} ± -    ({})", st.elo, st.decisions),
+        _ => format!("{:>5} {:<6} ({})", "-", "", st.decisions),
+    }
+}
+
+/// A CSV field: the value with one decimal, empty when not finite.
+fn finite(x: f64) -> String {
+    if x.is_finite() { format!("{x:.1}") } else { String::new() }
+}
+
 /// The reference decisions for `model` (the path it records unless overridden), with a warning
 /// when they are not the ones it was calibrated on. Also returns their oracle label and depth.
 fn load_reference(model: &IprModel, reference: Option<&Path>) -> Result<(Vec<Decision>, String, i32), String> {
-    let ref_path = reference.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(&model.reference.path));
+    let ref_path = match reference {
+        Some(r) => r.to_path_buf(),
+        None => reference_path(&model.reference.path)?,
+    };
     let (refs, label, depth) = decisions_of(&ref_path, 0, 1, 0, model.shallow_split)?;
     let ref_refs: Vec<&Decision> = refs.iter().collect();
     if refs.len() != model.reference.decisions || ipr::checksum(&ref_refs) != model.reference.checksum {
@@ -471,7 +536,7 @@ fn load_reference(model: &IprModel, reference: Option<&Path>) -> Result<(Vec<Dec
 }
 
 fn rate(files: &[PathBuf], c: &RatingArgs, o: &RateOptions) -> Result<(), String> {
-    let model = load_model(&c.model)?;
+    let model = load_model(c.model.as_deref())?;
     let (refs, ref_label, ref_depth) = load_reference(&model, c.reference.as_deref())?;
     let ref_refs: Vec<&Decision> = refs.iter().collect();
     let mut all = Vec::new();
@@ -512,9 +577,9 @@ fn rate(files: &[PathBuf], c: &RatingArgs, o: &RateOptions) -> Result<(), String
                     r.group, r.decisions, r.games, r.recorded, r.mean_loss, r.ase, r.elo, r.elo_lo, r.elo_hi
                 );
                 for st in &r.strata {
-                    print!("   {:>5.0} ± {:<4.0} ({})", st.elo, st.sd, st.decisions);
+                    print!("   {}", stratum_cell(st));
                 }
-                println!();
+                println!("{}", if r.resampled == "decisions" { "  *" } else { "" });
                 rows.push(r);
             }
             Err(e) => eprintln!("skipped: {e}"),
@@ -532,7 +597,7 @@ fn rate(files: &[PathBuf], c: &RatingArgs, o: &RateOptions) -> Result<(), String
                 r.group, r.decisions, r.games, r.recorded, r.mean_loss, r.ase, r.elo, r.elo_lo, r.elo_hi
             );
             for st in &r.strata {
-                out += &format!(",{:.1},{:.1},{}", st.elo, st.sd, st.decisions);
+                out += &format!(",{},{},{}", finite(st.elo), finite(st.sd), st.decisions);
             }
             out += "\n";
         }

@@ -13,16 +13,22 @@
 //! - [`refit`]: weighted least-squares refit and the held-out evaluation.
 //! - [`ipr`], [`ipr_cli`]: the position-difficulty-aware rating (Regan-Haworth move-choice model) on
 //!   all-move oracle files, `sparring strength ipr calibrate|rate`.
+//! - [`game_model`], [`train`]: the default model (every feature of one analysed game, 90 %
+//!   intervals checked on held-out people) and `sparring strength train`, which fits it.
+//! - [`models`]: the named models of `--model` (`game`, `refit`, `pawnbook`, or a file).
 //! - [`report`], [`cli`]: output and command line.
 
 pub mod analyse;
 pub mod cli;
+pub mod game_model;
 pub mod ipr;
 pub mod ipr_cli;
 pub mod model;
+pub mod models;
 pub mod pgn;
 pub mod refit;
 pub mod report;
+pub mod train;
 
 /// `sparring strength ...` (arguments after the subcommand name).
 pub fn main(args: &[String]) -> std::process::ExitCode {

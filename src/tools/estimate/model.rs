@@ -275,6 +275,9 @@ pub struct Rolling {
     pub rolling_se: f64,
     /// Mean of the PGN ratings of the games in the window, where known.
     pub window_rating: Option<f64>,
+    /// 90 % interval of the rolling estimate (filled in by the report).
+    pub lo90: Option<f64>,
+    pub hi90: Option<f64>,
 }
 
 /// A player's (eligible games seen, last games as (elo, se, rating)).
@@ -321,6 +324,8 @@ impl RollingTracker {
             } else {
                 Some(ratings.iter().sum::<f64>() / ratings.len() as f64)
             },
+            lo90: None,
+            hi90: None,
         }
     }
 

@@ -1,7 +1,9 @@
 //! Output of an analysis: a text table, CSV (one row per game side, or per ply) or JSON.
 
 use super::analyse::{GameAnalysis, RunStats};
-use super::model::{Rolling, RollingTracker, StrengthModel};
+use super::game_model::GameModel;
+use super::model::{Rolling, RollingTracker};
+use super::models::Model;
 use super::pgn::GameError;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -28,10 +30,53 @@ pub struct SideRow {
     pub strength_se: Option<i32>,
     pub rolling_elo: Option<f64>,
     pub rolling_se: Option<f64>,
+    /// 90 % interval of the game's estimate and of the rolling estimate.
+    pub lo90: Option<f64>,
+    pub hi90: Option<f64>,
+    pub rolling_lo90: Option<f64>,
+    pub rolling_hi90: Option<f64>,
 }
 
-/// Rows for every analysed side, in game order, and the final per-player aggregates.
-pub fn side_rows(games: &[GameAnalysis]) -> (Vec<SideRow>, Vec<Rolling>) {
+/// z of a two-sided 90 % normal interval (the scaled-error models' standard errors).
+pub const Z90: f64 = 1.644_853_626_951_472_2;
+
+/// Rows for every analysed side, in game order, and the final per-player aggregates, under either
+/// kind of model. Players are grouped by `games::player_key` (an anonymous `??` is one player per
+/// game side).
+pub fn side_rows(games: &[GameAnalysis], model: &Model) -> (Vec<SideRow>, Vec<Rolling>) {
+    match model {
+        Model::Ase(_) => ase_rows(games),
+        Model::Game(m) => game_rows(games, m),
+    }
+}
+
+fn key_of(g: &GameAnalysis, color: &str, player: &str) -> String {
+    let c = if color == "white" { shakmaty::Color::White } else { shakmaty::Color::Black };
+    crate::tools::games::player_key(player, g.number, c)
+}
+
+fn base_row(g: &GameAnalysis, s: &super::analyse::SideResult) -> SideRow {
+    SideRow {
+        game: g.number,
+        color: s.color,
+        player: s.player.clone(),
+        rating: s.rating,
+        n: s.stats.as_ref().map_or(0, |x| x.n),
+        ase: s.stats.as_ref().map(|x| x.ase),
+        sd: s.stats.as_ref().map(|x| x.sd),
+        p75_loss: s.stats.as_ref().map(|x| x.p75_loss),
+        strength_elo: None,
+        strength_se: None,
+        rolling_elo: None,
+        rolling_se: None,
+        lo90: None,
+        hi90: None,
+        rolling_lo90: None,
+        rolling_hi90: None,
+    }
+}
+
+fn ase_rows(games: &[GameAnalysis]) -> (Vec<SideRow>, Vec<Rolling>) {
     let mut tracker = RollingTracker::new();
     let mut rows = Vec::new();
     for g in games {
@@ -39,24 +84,87 @@ pub fn side_rows(games: &[GameAnalysis]) -> (Vec<SideRow>, Vec<Rolling>) {
             if !s.analysed {
                 continue;
             }
-            let rolling = s.strength.map(|st| tracker.push(&s.player, st, s.rating));
-            rows.push(SideRow {
-                game: g.number,
-                color: s.color,
-                player: s.player.clone(),
-                rating: s.rating,
-                n: s.stats.as_ref().map_or(0, |x| x.n),
-                ase: s.stats.as_ref().map(|x| x.ase),
-                sd: s.stats.as_ref().map(|x| x.sd),
-                p75_loss: s.stats.as_ref().map(|x| x.p75_loss),
-                strength_elo: s.strength.map(|x| x.strength_elo),
-                strength_se: s.strength.map(|x| x.strength_se),
-                rolling_elo: rolling.as_ref().map(|r| r.rolling_elo),
-                rolling_se: rolling.as_ref().map(|r| r.rolling_se),
-            });
+            let rolling = s.strength.map(|st| tracker.push(&key_of(g, s.color, &s.player), st, s.rating));
+            let mut r = base_row(g, s);
+            r.strength_elo = s.strength.map(|x| x.strength_elo);
+            r.strength_se = s.strength.map(|x| x.strength_se);
+            r.lo90 = s.strength.map(|x| f64::from(x.strength_elo) - Z90 * f64::from(x.strength_se));
+            r.hi90 = s.strength.map(|x| f64::from(x.strength_elo) + Z90 * f64::from(x.strength_se));
+            r.rolling_elo = rolling.as_ref().map(|x| x.rolling_elo);
+            r.rolling_se = rolling.as_ref().map(|x| x.rolling_se);
+            r.rolling_lo90 = rolling.as_ref().map(|x| x.rolling_elo - Z90 * x.rolling_se);
+            r.rolling_hi90 = rolling.as_ref().map(|x| x.rolling_elo + Z90 * x.rolling_se);
+            rows.push(r);
         }
     }
-    (rows, tracker.all())
+    let players = tracker
+        .all()
+        .into_iter()
+        .map(|mut p| {
+            p.lo90 = Some(p.rolling_elo - Z90 * p.rolling_se);
+            p.hi90 = Some(p.rolling_elo + Z90 * p.rolling_se);
+            p
+        })
+        .collect();
+    (rows, players)
+}
+
+/// The game model: each side's estimate from its own game, each player's from the scores of
+/// their last 10 estimated games.
+fn game_rows(games: &[GameAnalysis], model: &GameModel) -> (Vec<SideRow>, Vec<Rolling>) {
+    type Window = (usize, std::collections::VecDeque<(f64, Option<i32>)>);
+    let mut windows: std::collections::BTreeMap<String, Window> = std::collections::BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut rows = Vec::new();
+    let summarise = |key: &str, w: &Window| {
+        let scores: Vec<f64> = w.1.iter().map(|x| x.0).collect();
+        let e = model.estimate(&scores);
+        let ratings: Vec<f64> = w.1.iter().filter_map(|x| x.1.map(f64::from)).collect();
+        Rolling {
+            player: key.to_string(),
+            games: w.0,
+            window: w.1.len(),
+            rolling_elo: e.elo,
+            rolling_se: (e.hi - e.lo) / (2.0 * Z90),
+            window_rating: (!ratings.is_empty()).then(|| ratings.iter().sum::<f64>() / ratings.len() as f64),
+            lo90: Some(e.lo),
+            hi90: Some(e.hi),
+        }
+    };
+    for g in games {
+        for (i, s) in g.sides.iter().enumerate() {
+            if !s.analysed {
+                continue;
+            }
+            let mut r = base_row(g, s);
+            if let Some(x) = super::game_model::features(g, i == 0) {
+                let score = model.score(&x);
+                let e = model.estimate(&[score]);
+                r.strength_elo = Some(e.elo.round() as i32);
+                r.strength_se = Some(((e.hi - e.lo) / (2.0 * Z90)).round() as i32);
+                r.lo90 = Some(e.lo);
+                r.hi90 = Some(e.hi);
+                let key = key_of(g, s.color, &s.player);
+                if !windows.contains_key(&key) {
+                    order.push(key.clone());
+                }
+                let w = windows.entry(key.clone()).or_default();
+                w.0 += 1;
+                w.1.push_back((score, s.rating));
+                while w.1.len() > super::model::ROLLING_GAMES {
+                    w.1.pop_front();
+                }
+                let p = summarise(&key, w);
+                r.rolling_elo = Some(p.rolling_elo);
+                r.rolling_se = Some(p.rolling_se);
+                r.rolling_lo90 = p.lo90;
+                r.rolling_hi90 = p.hi90;
+            }
+            rows.push(r);
+        }
+    }
+    let players = order.iter().map(|k| summarise(k, &windows[k])).collect();
+    (rows, players)
 }
 
 fn csv_field(s: &str) -> String {
@@ -73,12 +181,13 @@ fn optf(v: Option<f64>, prec: usize) -> String {
 
 /// Per-game-side CSV (also the input format of `refit --samples`).
 pub fn csv_sides(rows: &[SideRow]) -> String {
-    let mut out =
-        String::from("game,color,player,rating,n,ase,sd,p75_loss,strength_elo,strength_se,rolling_elo,rolling_se\n");
+    let mut out = String::from(
+        "game,color,player,rating,n,ase,sd,p75_loss,strength_elo,strength_se,rolling_elo,rolling_se,lo90,hi90,rolling_lo90,rolling_hi90\n",
+    );
     for r in rows {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.game,
             r.color,
             csv_field(&r.player),
@@ -90,7 +199,11 @@ pub fn csv_sides(rows: &[SideRow]) -> String {
             opt(r.strength_elo),
             opt(r.strength_se),
             optf(r.rolling_elo, 0),
-            optf(r.rolling_se, 0)
+            optf(r.rolling_se, 0),
+            optf(r.lo90, 0),
+            optf(r.hi90, 0),
+            optf(r.rolling_lo90, 0),
+            optf(r.rolling_hi90, 0)
         );
     }
     out
@@ -123,28 +236,22 @@ pub fn csv_plies(games: &[GameAnalysis]) -> String {
 }
 
 /// Human-readable report.
-pub fn table(
-    games: &[GameAnalysis],
-    errors: &[GameError],
-    stats: &RunStats,
-    model: &StrengthModel,
-    plies: bool,
-) -> String {
-    let (rows, players) = side_rows(games);
+pub fn table(games: &[GameAnalysis], errors: &[GameError], stats: &RunStats, model: &Model, plies: bool) -> String {
+    let (rows, players) = side_rows(games, model);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:>6} {:<5} {:<20} {:>6} {:>4} {:>7} {:>7} {:>6} {:>12}",
-        "game", "side", "player", "rating", "n", "ase", "sd", "p75", "strength"
+        "{:>6} {:<5} {:<20} {:>6} {:>4} {:>7} {:>7} {:>6} {:>20}",
+        "game", "side", "player", "rating", "n", "ase", "sd", "p75", "strength [90 %]"
     );
     for r in &rows {
-        let strength = match (r.strength_elo, r.strength_se) {
-            (Some(e), Some(s)) => format!("{e} ± {s}"),
+        let strength = match (r.strength_elo, r.lo90, r.hi90) {
+            (Some(e), Some(lo), Some(hi)) => format!("{e} [{lo:.0}, {hi:.0}]"),
             _ => "-".to_string(),
         };
         let _ = writeln!(
             out,
-            "{:>6} {:<5} {:<20} {:>6} {:>4} {:>7} {:>7} {:>6} {:>12}",
+            "{:>6} {:<5} {:<20} {:>6} {:>4} {:>7} {:>7} {:>6} {:>20}",
             r.game,
             r.color,
             truncate(&r.player, 20),
@@ -178,16 +285,16 @@ pub fn table(
             }
         }
     }
-    let _ = writeln!(out, "\nPlayers (rolling over the last 10 eligible games, inverse-variance weighted):");
-    let _ = writeln!(out, "{:<20} {:>6} {:>6} {:>14} {:>10}", "player", "games", "window", "rolling", "rating");
+    let _ = writeln!(out, "\nPlayers (their last 10 estimated games together):");
+    let _ = writeln!(out, "{:<20} {:>6} {:>6} {:>20} {:>10}", "player", "games", "window", "rolling [90 %]", "rating");
     for p in &players {
         let _ = writeln!(
             out,
-            "{:<20} {:>6} {:>6} {:>14} {:>10}",
+            "{:<20} {:>6} {:>6} {:>20} {:>10}",
             truncate(&p.player, 20),
             p.games,
             p.window,
-            format!("{:.0} ± {:.0}", p.rolling_elo, p.rolling_se),
+            format!("{:.0} [{:.0}, {:.0}]", p.rolling_elo, p.lo90.unwrap_or(f64::NAN), p.hi90.unwrap_or(f64::NAN)),
             optf(p.window_rating, 0)
         );
     }
@@ -196,8 +303,7 @@ pub fn table(
     }
     let _ = writeln!(
         out,
-        "\n{} games ({} skipped), {} plies in {:.1} s ({:.1} plies/s); cache {} hits / {} misses; \
-         model: anchor {:.1} Elo at ASE {:.4}, {:.0} Elo per ASE unit",
+        "\n{} games ({} skipped), {} plies in {:.1} s ({:.1} plies/s); cache {} hits / {} misses; model: {}",
         stats.games,
         errors.len(),
         stats.plies,
@@ -205,11 +311,26 @@ pub fn table(
         stats.plies_per_second,
         stats.cache_hits,
         stats.cache_misses,
-        model.anchor_elo,
-        model.anchor_ase,
-        model.elo_per_ase_unit
+        describe(model)
     );
     out
+}
+
+/// One line naming the model and its scale.
+pub fn describe(model: &Model) -> String {
+    match model {
+        Model::Ase(m) => format!(
+            "scaled-error line, anchor {:.1} Elo at ASE {:.4}, {:.0} Elo per ASE unit ({})",
+            m.anchor_elo,
+            m.anchor_ase,
+            m.elo_per_ase_unit,
+            if m.fitted.is_some() { "refitted" } else { "pawnbook" }
+        ),
+        Model::Game(m) => format!(
+            "game model on the {} scale (fitted on {} rated sides, {:.0}-{:.0}), 90 % intervals",
+            m.scale, m.population.samples, m.population.p01, m.population.p99
+        ),
+    }
 }
 
 fn truncate(s: &str, n: usize) -> String {
@@ -221,7 +342,8 @@ struct JsonReport<'a> {
     oracle: &'a str,
     budget: String,
     pairing: &'a str,
-    model: &'a StrengthModel,
+    model_name: String,
+    model: serde_json::Value,
     run: &'a RunStats,
     skipped: Vec<JsonError>,
     sides: Vec<SideRow>,
@@ -247,16 +369,21 @@ pub fn json(
     games: &[GameAnalysis],
     errors: &[GameError],
     stats: &RunStats,
-    model: &StrengthModel,
+    model: &Model,
     Provenance { oracle, budget, pairing }: Provenance,
     plies: bool,
 ) -> String {
-    let (sides, players) = side_rows(games);
+    let (sides, players) = side_rows(games, model);
     let r = JsonReport {
         oracle,
         budget,
         pairing,
-        model,
+        model_name: describe(model),
+        model: match model {
+            Model::Ase(m) => serde_json::to_value(m),
+            Model::Game(m) => serde_json::to_value(m),
+        }
+        .unwrap_or_default(),
         run: stats,
         skipped: errors.iter().map(|e| JsonError { game: e.number, error: e.message.clone() }).collect(),
         sides,

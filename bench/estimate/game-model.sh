@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The game model (the default `sparring strength --model game`, issue 25): analyse, fit, evaluate.
+#
+#   bench/estimate/game-model.sh [CHUNKS (default "0 1 2 3 4 5 6 7 8 9")]
+#
+# 1. Analyses ../shared/data/human/fics-blitz-dev.pgn with the internal oracle at depth 6, pairing
+#    exact, in ten resumable chunks (games n with n % 10 == K) into target/estimate/plies-d6-K.csv
+#    (per-ply CSV; bulky, so it stays out of the repository). A chunk already there is kept.
+# 2. `sparring strength train` on the chunks present: fit / validation / test by game index (the
+#    human move model's split), writes calibration/strength-game.json, the report
+#    bench/results/estimate-game/report.md and the error-against-games table by-games.csv + .svg.
+# 3. Throughput of each model on one core (every 200th game), in throughput.md.
+# 4. The FIDE check: estimates on the first 200 games of fide-online-dev.pgn by rating band
+#    (fide-check.md): the model is fitted on FICS blitz, so the point is whether it still rises with
+#    the FIDE players' ratings, not whether it matches them.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+CHUNKS=${1:-"0 1 2 3 4 5 6 7 8 9"}
+PGN=../shared/data/human/fics-blitz-dev.pgn
+FIDE=../shared/data/human/fide-online-dev.pgn
+R=bench/results/estimate-game
+C=target/estimate
+mkdir -p "$R" "$C"
+cargo build --release --quiet
+BIN=${BIN:-target/release/sparring}
+for k in $CHUNKS; do
+  out=$C/plies-d6-$k.csv
+  [ -s "$out" ] && continue
+  echo "[$(date +%T)] analysing chunk $k"
+  "$BIN" strength "$PGN" --model refit --depth 6 --pairing exact --jobs "${JOBS:-2}" --every 10 --offset "$k" \
+    --format csv --plies --quiet > "$out.tmp" 2> "$C/log-$k.txt"
+  mv "$out.tmp" "$out"
+done
+plies=()
+for f in "$C"/plies-d6-*.csv; do plies+=(--plies "$f"); done
+"$BIN" strength train "$PGN" "${plies[@]}" --depth 6 --pairing exact --jobs "${JOBS:-2}" \
+  --out calibration/strength-game.json --report "$R/report.md" --by-games "$R/by-games.csv"
+bench/py.sh bench/estimate/plot_by_games.py "$R/by-games.csv" "$R/by-games.svg"
+{
+  echo "# Throughput of each model (plies per second, one job, every 200th game of fics-blitz-dev.pgn)"
+  echo
+  echo "Load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores."
+  echo
+  echo "| model | plies/s |"
+  echo "|---|---|"
+  for m in pawnbook refit game; do
+    s=$("$BIN" strength "$PGN" --model "$m" --every 200 --jobs 1 --format csv --quiet 2>&1 >/dev/null | grep -o '[0-9.]* plies/s' | tail -1)
+    echo "| $m | ${s% plies/s} |"
+  done
+} > "$R/throughput.md"
+cat "$R/throughput.md"
+if [ -f "$FIDE" ]; then
+  "$BIN" strength "$FIDE" --limit 200 --jobs "${JOBS:-2}" --format csv --quiet > "$C/fide-200.csv" 2> "$C/fide-200.log" || true
+  python3 bench/estimate/by_band.py "$C/fide-200.csv" "$C/fide-200.log" > "$R/fide-check.md"
+  cat "$R/fide-check.md"
+fi

@@ -1,0 +1,371 @@
+//! The game model (`--model game`, the default): a rating from everything one analysed game says
+//! about a side, with a 90 % interval that is checked against held-out people.
+//!
+//! - **Features** ([`FEATURE_NAMES`]): for the side and for its opponent (the two players of a game
+//!   are usually close in rating, so the opponent's play is evidence too) the number of eligible
+//!   plies, the mean scaled error, the mean, median, 75th and 90th percentile of the capped loss
+//!   (as `ln(1 + cp)`), the rates of best moves, of moves within 10 cp, of inaccuracies (50-99 cp),
+//!   mistakes (100-299) and blunders (300+), and the mean scaled error in the opening (plies 1-20),
+//!   middlegame (21-60) and endgame (61+); for the game its result from the side's view, the
+//!   side's colour and the game's length; and, for both sides, the mean log-likelihood of the
+//!   moves played under the human move model (`policy::human`) at six ratings 900-2400 — how
+//!   much the moves look like those of people of each rating. No rating tag is an input.
+//! - **Score**: a ridge regression of the rating on the standardised features, fitted on the fit
+//!   part of a rated file (`sparring strength train`). The score is the best single-game guess
+//!   and is pulled towards the population's mean, as any honest single-game guess must be.
+//! - **Estimate and interval**: the score given a rating R is taken as normal with mean
+//!   `a + b (R − m)` and standard deviation `c + d (R − m)` (fitted on the validation part). For k
+//!   games of one player the mean score has variance `σ² (ρ + (1 − ρ)/k)`, where ρ is the
+//!   correlation of one player's residuals between games. The estimate is the posterior mean of R
+//!   under the population's prior (normal, mean m, sd τ), on a 5-Elo grid; the 90 % interval is
+//!   the 5-95 % range of the posterior under a prior widened by `interval_prior_scale` (chosen on
+//!   the validation part so that the intervals cover 90 % of true ratings in every band).
+//! - **Scale**: the model names the population it was fitted on (`scale`); estimates are on that
+//!   scale and nothing else. [`GameModel::outside`] says when a rated file lies outside it.
+
+use super::analyse::{GameAnalysis, PlyRecord};
+use super::model::{LOSS_CAP, MIN_ELIGIBLE_PLIES, percentile, scaled_error};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Format tag of a game-model file.
+pub const FORMAT: &str = "sparring-strength-game-1";
+/// The shipped game model, compiled in.
+pub const SHIPPED_JSON: &str = include_str!("../../../calibration/strength-game.json");
+
+/// Per-side features, in order; each appears for the side (`own.`) and its opponent (`opp.`).
+pub const SIDE_FEATURES: [&str; 14] = [
+    "ln_plies",
+    "ase",
+    "ln_mean_loss",
+    "ln_median_loss",
+    "ln_p75_loss",
+    "ln_p90_loss",
+    "best_rate",
+    "within_10_rate",
+    "inaccuracy_rate",
+    "mistake_rate",
+    "blunder_rate",
+    "ase_opening",
+    "ase_middlegame",
+    "ase_endgame",
+];
+/// Per-game features, after the side features.
+pub const GAME_FEATURES: [&str; 3] = ["result", "white", "ln_game_plies"];
+/// Ratings at which the human move model scores each played move: the side's mean
+/// `ln P_human(played | position, R)` at each is a feature (`own.human_ll_R`).
+pub const HUMAN_RATINGS: [f64; 6] = [900.0, 1200.0, 1500.0, 1800.0, 2100.0, 2400.0];
+/// Last ply of the opening and of the middlegame for the phase features.
+pub const OPENING_LAST_PLY: usize = 20;
+pub const MIDDLEGAME_LAST_PLY: usize = 60;
+/// Grid of ratings on which estimates and intervals are computed.
+pub const GRID: (f64, f64, f64) = (0.0, 3600.0, 5.0);
+/// Nominal coverage of the intervals.
+pub const COVERAGE: f64 = 0.90;
+
+/// Every feature name, in the order of [`features`].
+pub fn feature_names() -> Vec<String> {
+    let mut v: Vec<String> = SIDE_FEATURES.iter().map(|f| format!("own.{f}")).collect();
+    v.extend(SIDE_FEATURES.iter().map(|f| format!("opp.{f}")));
+    v.extend(GAME_FEATURES.iter().map(|f| f.to_string()));
+    for who in ["own", "opp"] {
+        v.extend(HUMAN_RATINGS.iter().map(|r| format!("{who}.human_ll_{r:.0}")));
+    }
+    v
+}
+
+/// For every ply of a game, `ln P_human(played | position, R)` at each of [`HUMAN_RATINGS`] under
+/// the built-in human move model (its own depth-1 look, the moves before as history); `NaN` where
+/// the model is unavailable or the move was forced.
+pub fn human_log_likelihoods(root: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Vec<[f64; 6]> {
+    use crate::policy::human::features::{self, History};
+    use shakmaty::Position;
+    let Ok(model) = crate::profile::human_model::builtin() else {
+        return vec![[f64::NAN; 6]; moves.len()];
+    };
+    let mut game = crate::board::Game::new(root.clone());
+    let (mut active, mut starts) = (Vec::new(), Vec::new());
+    let mut out = Vec::with_capacity(moves.len());
+    for &played in moves {
+        let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
+        let at = legal.iter().position(|m| *m == played);
+        let mut row = [f64::NAN; 6];
+        if let (Some(at), true) = (at, legal.len() > 1) {
+            let look = crate::policy::human::look(&game, &legal);
+            features::all(game.pos(), History::of(&game), &legal, Some(&look), &mut active, &mut starts);
+            for (k, &r) in HUMAN_RATINGS.iter().enumerate() {
+                let basis = model.basis(r);
+                let logits: Vec<f64> = starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], &basis)).collect();
+                row[k] = crate::policy::human::log_softmax(&logits)[at];
+            }
+        }
+        out.push(row);
+        game.make(played);
+    }
+    out
+}
+
+/// Mean of each rating's log-likelihood over one colour's eligible plies (`NaN`s when none).
+fn human_summary(g: &GameAnalysis, white: bool) -> [f64; 6] {
+    let mut sum = [0.0; 6];
+    let mut n = 0usize;
+    for p in g.plies.iter().filter(|p| p.eligible && (p.color == "white") == white) {
+        if let Some(row) = g.human_ll.get(p.ply - 1).filter(|r| r.iter().all(|x| x.is_finite())) {
+            for k in 0..6 {
+                sum[k] += row[k];
+            }
+            n += 1;
+        }
+    }
+    if n == 0 { [f64::NAN; 6] } else { sum.map(|x| x / n as f64) }
+}
+
+/// Mean scaled error of the losses of the plies in `lo..=hi`, `fallback` when there are none.
+fn phase_ase(plies: &[(usize, i32)], lo: usize, hi: usize, fallback: f64) -> f64 {
+    let e: Vec<f64> = plies.iter().filter(|(p, _)| (lo..=hi).contains(p)).map(|&(_, l)| scaled_error(l)).collect();
+    if e.is_empty() { fallback } else { e.iter().sum::<f64>() / e.len() as f64 }
+}
+
+/// The side features of one colour's eligible plies; `None` when it has none.
+pub fn side_summary(plies: &[PlyRecord], white: bool) -> Option<[f64; 14]> {
+    let own: Vec<(usize, i32)> = plies
+        .iter()
+        .filter(|p| p.eligible && (p.color == "white") == white)
+        .filter_map(|p| p.cp_loss.map(|l| (p.ply, l.clamp(0, LOSS_CAP))))
+        .collect();
+    if own.is_empty() {
+        return None;
+    }
+    let n = own.len() as f64;
+    let losses: Vec<f64> = own.iter().map(|&(_, l)| f64::from(l)).collect();
+    let ase = own.iter().map(|&(_, l)| scaled_error(l)).sum::<f64>() / n;
+    let rate = |f: &dyn Fn(f64) -> bool| losses.iter().filter(|&&l| f(l)).count() as f64 / n;
+    let ln1 = |x: f64| (1.0 + x).ln();
+    Some([
+        n.ln(),
+        ase,
+        ln1(losses.iter().sum::<f64>() / n),
+        ln1(percentile(&losses, 0.5)),
+        ln1(percentile(&losses, 0.75)),
+        ln1(percentile(&losses, 0.9)),
+        rate(&|l| l == 0.0),
+        rate(&|l| l <= 10.0),
+        rate(&|l| (50.0..100.0).contains(&l)),
+        rate(&|l| (100.0..300.0).contains(&l)),
+        rate(&|l| l >= 300.0),
+        phase_ase(&own, 1, OPENING_LAST_PLY, ase),
+        phase_ase(&own, OPENING_LAST_PLY + 1, MIDDLEGAME_LAST_PLY, ase),
+        phase_ase(&own, MIDDLEGAME_LAST_PLY + 1, usize::MAX, ase),
+    ])
+}
+
+/// Eligible plies of one side.
+pub fn eligible_plies(g: &GameAnalysis, white: bool) -> usize {
+    g.plies.iter().filter(|p| p.eligible && (p.color == "white") == white).count()
+}
+
+/// The features of one side of a game (order of [`feature_names`]), or `None` when the side has
+/// fewer than [`MIN_ELIGIBLE_PLIES`] eligible plies. An opponent with no eligible ply (or not
+/// analysed) gets `NaN`s, which the model replaces by the fit part's means.
+pub fn features(g: &GameAnalysis, white: bool) -> Option<Vec<f64>> {
+    if eligible_plies(g, white) < MIN_ELIGIBLE_PLIES {
+        return None;
+    }
+    let own = side_summary(&g.plies, white)?;
+    let opp = side_summary(&g.plies, !white).unwrap_or([f64::NAN; 14]);
+    let result = match (g.result.as_str(), white) {
+        ("1-0", true) | ("0-1", false) => 1.0,
+        ("1-0", false) | ("0-1", true) => -1.0,
+        _ => 0.0,
+    };
+    let mut v = own.to_vec();
+    v.extend(opp);
+    v.extend([result, if white { 1.0 } else { 0.0 }, (g.plies.len().max(1) as f64).ln()]);
+    v.extend(human_summary(g, white));
+    v.extend(human_summary(g, !white));
+    Some(v)
+}
+
+/// The ratings the model was fitted on.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Population {
+    pub mean: f64,
+    pub sd: f64,
+    pub p01: f64,
+    pub p99: f64,
+    pub samples: usize,
+}
+
+/// The score's distribution given a rating R: mean `a + b (R − m)`, sd `c + d (R − m)` (floored).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Spread {
+    pub a: f64,
+    pub b: f64,
+    pub c: f64,
+    pub d: f64,
+    /// Correlation of one player's residuals between games.
+    pub rho: f64,
+    /// The prior's sd is multiplied by this for the interval (1 = the population's prior).
+    pub interval_prior_scale: f64,
+}
+
+/// Smallest standard deviation of the score given a rating (Elo).
+pub const MIN_SPREAD: f64 = 20.0;
+
+/// `calibration/strength-game.json`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameModel {
+    pub format: String,
+    /// The rating scale the model is fitted to, in words (e.g. "FICS blitz").
+    pub scale: String,
+    pub oracle: String,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub pairing: String,
+    #[serde(default)]
+    pub oracle_fingerprint: Option<String>,
+    pub features: Vec<String>,
+    pub mean: Vec<f64>,
+    pub sd: Vec<f64>,
+    /// Intercept first, then one weight per standardised feature.
+    pub weights: Vec<f64>,
+    pub ridge: f64,
+    pub population: Population,
+    pub spread: Spread,
+    /// How it was fitted and what the held-out part showed (informational).
+    #[serde(default)]
+    pub fitted: Option<serde_json::Value>,
+}
+
+/// A rating with its 90 % interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    pub elo: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub games: usize,
+}
+
+impl GameModel {
+    pub fn shipped() -> GameModel {
+        GameModel::from_json(SHIPPED_JSON).expect("shipped game model is valid")
+    }
+
+    pub fn from_json(s: &str) -> Result<GameModel, String> {
+        let m: GameModel = serde_json::from_str(s).map_err(|e| format!("bad game model: {e}"))?;
+        if m.format != FORMAT {
+            return Err(format!("game model format '{}' not supported (expected '{FORMAT}')", m.format));
+        }
+        let names = feature_names();
+        if m.features != names {
+            return Err(format!("game model features {:?} are not this build's {:?}", m.features, names));
+        }
+        let k = names.len();
+        if m.mean.len() != k || m.sd.len() != k || m.weights.len() != k + 1 {
+            return Err("game model: feature, mean, sd and weight lists differ in length".to_string());
+        }
+        if !m.weights.iter().chain(&m.mean).chain(&m.sd).all(|x| x.is_finite()) || m.population.sd <= 0.0 {
+            return Err("game model has non-finite coefficients".to_string());
+        }
+        Ok(m)
+    }
+
+    pub fn load(path: &Path) -> Result<GameModel, String> {
+        let s = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        GameModel::from_json(&s)
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let s = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        std::fs::write(path, s + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// The standardised feature row (intercept first); missing values become the mean (0).
+    pub fn row(&self, x: &[f64]) -> Vec<f64> {
+        let mut r = Vec::with_capacity(x.len() + 1);
+        r.push(1.0);
+        for ((v, m), s) in x.iter().zip(&self.mean).zip(&self.sd) {
+            r.push(if v.is_finite() { (v - m) / s } else { 0.0 });
+        }
+        r
+    }
+
+    /// The single-game score (Elo units, shrunk towards the population mean).
+    pub fn score(&self, x: &[f64]) -> f64 {
+        self.row(x).iter().zip(&self.weights).map(|(a, b)| a * b).sum()
+    }
+
+    fn spread_at(&self, r: f64) -> (f64, f64) {
+        let s = &self.spread;
+        let d = r - self.population.mean;
+        (s.a + s.b * d, (s.c + s.d * d).max(MIN_SPREAD))
+    }
+
+    /// Posterior over the grid for the mean of `scores` (one player's games), with the prior's sd
+    /// scaled by `prior_scale`.
+    fn posterior(&self, scores: &[f64], prior_scale: f64) -> Vec<(f64, f64)> {
+        let k = scores.len().max(1) as f64;
+        let mean = scores.iter().sum::<f64>() / k;
+        let shrink = (self.spread.rho + (1.0 - self.spread.rho) / k).sqrt();
+        let tau = self.population.sd * prior_scale;
+        let (lo, hi, step) = GRID;
+        let n = ((hi - lo) / step) as usize + 1;
+        let logs: Vec<(f64, f64)> = (0..n)
+            .map(|i| {
+                let r = lo + step * i as f64;
+                let (mu, sd) = self.spread_at(r);
+                let sd = sd * shrink;
+                let z = (mean - mu) / sd;
+                let p = (r - self.population.mean) / tau;
+                (r, -0.5 * z * z - sd.ln() - 0.5 * p * p)
+            })
+            .collect();
+        let top = logs.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<(f64, f64)> = logs.iter().map(|&(r, l)| (r, (l - top).exp())).collect();
+        let z: f64 = w.iter().map(|x| x.1).sum();
+        w.into_iter().map(|(r, p)| (r, p / z)).collect()
+    }
+
+    /// Estimate and 90 % interval from the scores of one or more games of one player.
+    pub fn estimate(&self, scores: &[f64]) -> Estimate {
+        let post = self.posterior(scores, 1.0);
+        let elo = post.iter().map(|(r, p)| r * p).sum::<f64>();
+        let wide = self.posterior(scores, self.spread.interval_prior_scale);
+        let tail = (1.0 - COVERAGE) / 2.0;
+        let quantile = |q: f64| {
+            let mut acc = 0.0;
+            for &(r, p) in &wide {
+                acc += p;
+                if acc >= q {
+                    return r;
+                }
+            }
+            GRID.1
+        };
+        let (lo, hi) = (quantile(tail), quantile(1.0 - tail));
+        // The interval always holds the estimate (the two priors differ in width only).
+        Estimate { elo, lo: lo.min(elo), hi: hi.max(elo), games: scores.len() }
+    }
+
+    /// A warning when rated sides lie outside the ratings the model was fitted on.
+    pub fn outside(&self, ratings: &[f64]) -> Option<String> {
+        if ratings.is_empty() {
+            return None;
+        }
+        let (lo, hi) = (self.population.p01, self.population.p99);
+        let out = ratings.iter().filter(|&&r| r < lo || r > hi).count();
+        let mean = ratings.iter().sum::<f64>() / ratings.len() as f64;
+        (out * 10 >= ratings.len()).then(|| {
+            format!(
+                "{out} of {} rated sides (mean rating {mean:.0}) lie outside the {:.0}-{:.0} range this model was \
+                 fitted on ({}): estimates are on that scale, and are pulled towards its mean {:.0}; refit on your \
+                 own rated games with `sparring strength train`",
+                ratings.len(),
+                lo,
+                hi,
+                self.scale,
+                self.population.mean
+            )
+        })
+    }
+}

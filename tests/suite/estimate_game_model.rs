@@ -1,0 +1,123 @@
+//! The game model (`sparring strength`'s default): its intervals cover what they claim on players
+//! drawn from a known model, training is deterministic and learns a planted signal, the named
+//! models load, and the seed's model is reachable unchanged as `--model pawnbook`.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use sparring::tools::estimate::game_model::{GameModel, Population, Spread, feature_names};
+use sparring::tools::estimate::models::Model;
+use sparring::tools::estimate::train::{self, Sample};
+use std::process::Command;
+
+fn uniform(rng: &mut ChaCha8Rng) -> f64 {
+    ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+}
+
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    let (u, v) = (uniform(rng), uniform(rng));
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// A model whose score given a rating R is N(0.4 (R − 1500), 150), population N(1500, 300).
+fn known_model(rho: f64) -> GameModel {
+    let mut m = GameModel::shipped();
+    m.population = Population { mean: 1500.0, sd: 300.0, p01: 800.0, p99: 2200.0, samples: 1000 };
+    m.spread = Spread { a: 0.0, b: 0.4, c: 150.0, d: 0.0, rho, interval_prior_scale: 1.0 };
+    m
+}
+
+#[test]
+fn intervals_cover_ninety_percent_of_players_drawn_from_the_model() {
+    let m = known_model(0.0);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for games in [1usize, 10] {
+        let (mut hit, mut err, n) = (0, 0.0, 3000);
+        for _ in 0..n {
+            let r = 1500.0 + 300.0 * normal(&mut rng);
+            let scores: Vec<f64> = (0..games).map(|_| 0.4 * (r - 1500.0) + 150.0 * normal(&mut rng)).collect();
+            let e = m.estimate(&scores);
+            assert!(e.lo <= e.elo && e.elo <= e.hi);
+            hit += usize::from(e.lo <= r && r <= e.hi);
+            err += (e.elo - r).abs();
+        }
+        let cover = hit as f64 / n as f64;
+        assert!((0.875..=0.925).contains(&cover), "{games} game(s): coverage {cover}");
+        // More games, a closer estimate.
+        let mae = err / n as f64;
+        assert!(if games == 1 { mae < 240.0 } else { mae < 110.0 }, "{games} game(s): MAE {mae}");
+    }
+}
+
+#[test]
+fn correlated_games_widen_a_players_interval() {
+    let scores = [120.0; 10];
+    let (free, tied) = (known_model(0.0).estimate(&scores), known_model(0.5).estimate(&scores));
+    assert!(tied.hi - tied.lo > 1.5 * (free.hi - free.lo), "{free:?} {tied:?}");
+    // One game: ρ does not matter.
+    assert_eq!(known_model(0.0).estimate(&[120.0]), known_model(0.5).estimate(&[120.0]));
+}
+
+/// Synthetic sides whose rating shows (noisily) in two features; 100 players, 7200 games.
+fn planted(seed: u64) -> Vec<Sample> {
+    let k = feature_names().len();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let players: Vec<f64> = (0..100).map(|_| 1500.0 + 280.0 * normal(&mut rng)).collect();
+    let mut out = Vec::new();
+    for game in 1..=7200usize {
+        let p = (rng.next_u64() % players.len() as u64) as usize;
+        let r = players[p];
+        let mut x: Vec<f64> = (0..k).map(|_| normal(&mut rng)).collect();
+        x[1] = -(r - 1500.0) / 300.0 + 1.2 * normal(&mut rng);
+        x[16] = -(r - 1500.0) / 300.0 + 2.0 * normal(&mut rng);
+        out.push(Sample { game, player: format!("p{p}"), rating: r, x });
+    }
+    out
+}
+
+#[test]
+fn training_learns_a_planted_signal_deterministically() {
+    let samples = planted(11);
+    let a = train::train(&samples, &GameModel::shipped(), 1).unwrap();
+    let b = train::train(&samples, &GameModel::shipped(), 1).unwrap();
+    assert_eq!(serde_json::to_string(&a.model).unwrap(), serde_json::to_string(&b.model).unwrap());
+    let t = &a.test;
+    assert!(t.mae < 0.85 * t.mae_baseline, "MAE {} vs baseline {}", t.mae, t.mae_baseline);
+    assert!((0.85..=0.95).contains(&t.coverage), "coverage {}", t.coverage);
+    assert!(a.model.weights[2] < 0.0, "own.ase must lower the estimate: {:?}", &a.model.weights[..4]);
+    // Ten games of a player beat one.
+    let one = t.by_games.iter().find(|r| r.0 == 1).unwrap().2;
+    let ten = t.by_games.iter().find(|r| r.0 == 10).unwrap().2;
+    assert!(ten < 0.7 * one, "1 game {one}, 10 games {ten}");
+    // Too little data is refused with the counts.
+    let err = train::train(&samples[..300], &GameModel::shipped(), 1).err().unwrap();
+    assert!(err.contains("too few"), "{err}");
+}
+
+#[test]
+fn named_models_load_and_bad_names_are_refused() {
+    assert!(matches!(Model::named("game").unwrap().0, Model::Game(_)));
+    assert!(matches!(Model::named("refit").unwrap().0, Model::Ase(_)));
+    let Model::Ase(p) = Model::named("pawnbook").unwrap().0 else { panic!() };
+    // The seed document's coefficients, exactly.
+    assert_eq!((p.anchor_elo, p.anchor_ase, p.elo_per_ase_unit), (1600.0, 0.2638, 6500.0));
+    let err = Model::named("/nonexistent/model.json").unwrap_err();
+    assert!(err.contains("not a model name"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["strength", "x.pgn", "--model", "nonsense"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game, refit, pawnbook"));
+}
+
+/// The shipped game model was fitted on FICS blitz and says so; a file rated far above that range
+/// gets the population warning.
+#[test]
+fn shipped_model_names_its_scale_and_warns_outside_it() {
+    let m = GameModel::shipped();
+    assert!(m.scale.contains("FICS"), "{}", m.scale);
+    assert!(m.population.samples > 0 && m.population.p01 < m.population.p99);
+    assert!(m.outside(&[1400.0, 1500.0, 1600.0]).is_none());
+    let w = m.outside(&[2600.0; 20]).expect("a warning");
+    assert!(w.contains("outside") && w.contains("train"), "{w}");
+}
