@@ -270,14 +270,8 @@ impl GameModel {
         Ok(m)
     }
 
-    pub fn load(path: &Path) -> Result<GameModel, String> {
-        let s = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        GameModel::from_json(&s)
-    }
-
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let s = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        std::fs::write(path, s + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+        super::model::write_json(self, path)
     }
 
     /// The standardised feature row (intercept first); missing values become the mean (0).

@@ -123,8 +123,7 @@ impl StrengthModel {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let s = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        std::fs::write(path, s + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+        write_json(self, path)
     }
 
     /// `anchor_elo − (ase − anchor_ase) × elo_per_ase_unit`, unrounded.
@@ -186,6 +185,12 @@ fn budget_str(depth: Option<i32>, nodes: Option<u64>) -> String {
         (None, Some(n)) => format!("nodes {n}"),
         (None, None) => "unspecified".to_string(),
     }
+}
+
+/// Writes a model file: pretty JSON and a final newline.
+pub fn write_json<T: Serialize>(value: &T, path: &Path) -> Result<(), String> {
+    let s = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    std::fs::write(path, s + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Summary of the eligible plies of one game side.
