@@ -3,9 +3,11 @@
 # end, and whether the moves are those of the same games with the option off (same seeds).
 # Resumable: the games are played in chunks of one pairing (PAIRS colour-reversed pairs each,
 # `-srand` = the chunk number), one PGN per chunk and setting; a chunk whose PGN exists is skipped.
-# Usage: bench/human-time-games.sh [CHUNKS] [TC]   (env: PAIRS=4, CONCURRENCY=8; TC as `sparring match`
-# tc=, in seconds: 180+2 is 3 minutes + 2 s)
+# Usage: bench/human-time-games.sh [CHUNKS] [TC]   (env: PAIRS=4, CONCURRENCY=8, PARALLEL=1 chunks
+# played at once; TC as `sparring match` tc=, in seconds: 180+2 is 3 minutes + 2 s)
 #   e.g. bench/human-time-games.sh 6 180+2
+#   PAIRS=9 CONCURRENCY=18 PARALLEL=6 bench/human-time-games.sh 6 180+2   (108 games at once: the
+#   waits are sleeps, so two cores carry them; about 2 x 45 MB of memory per game)
 # Results: bench/results/human-time/games/<tc>/{on,off}-chunkN.pgn (PGNs are not tracked) and
 # summary.md (sparring clock curves per setting, forfeits, moves identical on/off).
 set -euo pipefail
@@ -32,8 +34,21 @@ play() { # chunk on|off
     -pgnout "$out.tmp" -progress lines > "$dir/$mode-chunk$k.txt" 2>&1
   mv "$out.tmp" "$out"
 }
+parallel=${PARALLEL:-1}
 for k in $(seq 0 $((chunks - 1))); do
-  play "$k" on
-  play "$k" off
-  echo "chunk $k done ($(date -u +%H:%M))"
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  ( play "$k" on && play "$k" off && echo "chunk $k done ($(date -u +%H:%M))" ) &
 done
+wait
+base=${tc%+*}; inc=${tc#*+}
+{
+  python3 bench/human_time_games.py "$dir" "$base" "$inc" bench/cache/human-time/fide-moves.csv
+  for mode in on off; do
+    cat "$dir"/$mode-chunk*.pgn > "$dir/$mode-all.pgn.tmp"
+    printf '\n## Time use per player, Human Time %s (sparring clock curves)\n\n' "$mode"
+    "$bin" clock curves --pgn "$dir/$mode-all.pgn.tmp" --out-dir "$dir/curves-$mode" > /dev/null
+    cat "$dir/curves-$mode/curves.md"
+    rm -f "$dir/$mode-all.pgn.tmp"
+  done
+} > "$dir/summary.md"
+echo "wrote $dir/summary.md"

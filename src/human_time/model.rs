@@ -2,11 +2,20 @@
 //!
 //! The time `t` (seconds) a person spends on a move is a mixture: with probability
 //! `p = σ(a·x)` (logistic) the move is *instant* (`t` uniform in `[0, instant_s]`), otherwise
-//! `ln t ~ Normal(b·x, exp(c·x))` conditioned on `t > instant_s`. `x` is the feature vector of
-//! [`super::features::Situation`]; `a`, `b`, `c` are the file's `instant`, `mean` and `ln_sigma`
-//! rows. A draw takes exactly three `uniform_f64` from the decision's stream, in this order: the
-//! instant draw, then the uniform of the time (inverted through the normal distribution, see
-//! [`Prediction::from_uniforms`]), then one spare; all three always drawn.
+//! `ln t = b·x + exp(c·x)·z`. `x` is the feature vector of [`super::features::Situation`]; `a`, `b`,
+//! `c` are the file's `instant`, `mean` and `ln_sigma` rows. The shape of `z`:
+//!
+//! - version 1 files: standard normal, conditioned on `t > instant_s`;
+//! - files with `residual` (version 2 on): the empirical distribution of the standardised
+//!   residuals `(ln t − b·x)/exp(c·x)` of the fit's non-instant moves, as `residual.len()`
+//!   quantiles at `(k + ½)/K`, linearly interpolated and held flat beyond the ends; `t` at least
+//!   `instant_s`. Since `b` was fitted on the non-instant moves only, this does not truncate twice
+//!   (version 1 did, which made it spend too much, most in blitz, where `ln t` is near
+//!   `ln instant_s`), and it keeps the real tails.
+//!
+//! A draw takes exactly three `uniform_f64` from the decision's stream, in this order: the
+//! instant draw, then the uniform of the time (see [`Prediction::from_uniforms`]), then one
+//! spare; all three always drawn.
 //!
 //! File (TOML, frozen like the profiles: `name`, `version`, a manifest entry):
 //!
@@ -19,6 +28,7 @@
 //! instant = [...]                        # one coefficient per feature
 //! mean = [...]
 //! ln_sigma = [...]
+//! residual = [...]                       # version 2 on: quantiles of the standardised residual
 //! [fit]                                  # free text: data, split, counts
 //! ```
 
@@ -40,19 +50,27 @@ pub struct TimeModel {
     pub instant: Vec<f64>,
     pub mean: Vec<f64>,
     pub ln_sigma: Vec<f64>,
+    /// Quantiles of the standardised residual at `(k + ½)/K` (empty: the version 1 normal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub residual: Vec<f64>,
     #[serde(default)]
     pub fit: BTreeMap<String, String>,
 }
 
+/// The fewest quantiles a `residual` table may have.
+pub const MIN_RESIDUAL_QUANTILES: usize = 9;
+
 /// The distribution of one move's time.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Prediction {
+pub struct Prediction<'a> {
     /// Probability of an instant move.
     pub p_instant: f64,
-    /// Mean and standard deviation of `ln t` (seconds) for a move that is not instant.
+    /// Location and scale of `ln t` (seconds) for a move that is not instant.
     pub mu: f64,
     pub sigma: f64,
     pub instant_s: f64,
+    /// The residual's quantiles (empty: the conditioned normal of version 1).
+    pub residual: &'a [f64],
 }
 
 fn dot(w: &[f64], x: &[f64; COUNT]) -> f64 {
@@ -88,6 +106,17 @@ impl TimeModel {
         if !(self.instant_s > 0.0 && self.instant_s <= 10.0) {
             return Err(format!("instant_s = {} is outside (0, 10]", self.instant_s));
         }
+        if !self.residual.is_empty() {
+            if self.residual.len() < MIN_RESIDUAL_QUANTILES {
+                return Err(format!(
+                    "`residual` has {} quantiles, at least {MIN_RESIDUAL_QUANTILES} are needed",
+                    self.residual.len()
+                ));
+            }
+            if self.residual.iter().any(|q| !q.is_finite()) || self.residual.windows(2).any(|w| w[1] < w[0]) {
+                return Err("`residual` must be finite and non-decreasing".into());
+            }
+        }
         Ok(())
     }
 
@@ -97,17 +126,29 @@ impl TimeModel {
     }
 
     /// The distribution for a feature vector.
-    pub fn predict(&self, x: &[f64; COUNT]) -> Prediction {
+    pub fn predict(&self, x: &[f64; COUNT]) -> Prediction<'_> {
         Prediction {
             p_instant: sigmoid(dot(&self.instant, x).clamp(-30.0, 30.0)),
             mu: dot(&self.mean, x).clamp(-5.0, 8.0),
             sigma: dot(&self.ln_sigma, x).clamp(-4.0, 1.5).exp(),
             instant_s: self.instant_s,
+            residual: &self.residual,
         }
     }
 }
 
-impl Prediction {
+/// The value at probability `u` of quantiles tabulated at `(k + ½)/K`: linear between them, flat
+/// beyond the first and last.
+pub fn interpolate_quantile(table: &[f64], u: f64) -> f64 {
+    let k = table.len();
+    let pos = (u * k as f64 - 0.5).clamp(0.0, (k - 1) as f64);
+    let i = (pos.floor() as usize).min(k - 1);
+    let j = (i + 1).min(k - 1);
+    let w = pos - i as f64;
+    table[i] * (1.0 - w) + table[j] * w
+}
+
+impl Prediction<'_> {
     /// One draw, seconds (see the module documentation for the order of draws).
     pub fn draw(&self, rng: &mut ChaCha20Rng) -> f64 {
         let u0 = seed::uniform_f64(rng);
@@ -117,12 +158,17 @@ impl Prediction {
     }
 
     /// The draw for three given uniforms in [0, 1): instant (`u0 < p_instant`) is `u1 ·
-    /// instant_s`; otherwise the log-normal conditioned on `t > instant_s`, by inversion:
-    /// `z = Φ⁻¹(Φ(a) + u1 · (1 − Φ(a)))` with `a = (ln instant_s − μ)/σ`, `t = exp(μ + σ z)`
-    /// (`u2` is drawn but unused, so the count of draws never changes).
+    /// instant_s`; otherwise, with a residual table, `t = max(instant_s, exp(μ + σ Q(u1)))` for
+    /// the table's quantile function `Q`; without one (version 1), the log-normal conditioned on
+    /// `t > instant_s`, by inversion: `z = Φ⁻¹(Φ(a) + u1 · (1 − Φ(a)))` with `a = (ln instant_s −
+    /// μ)/σ`, `t = exp(μ + σ z)` (`u2` is drawn but unused, so the count of draws never changes).
     pub fn from_uniforms(&self, u0: f64, u1: f64, _u2: f64) -> f64 {
         if u0 < self.p_instant {
             return u1 * self.instant_s;
+        }
+        if !self.residual.is_empty() {
+            let z = interpolate_quantile(self.residual, u1);
+            return (self.mu + self.sigma * z).exp().max(self.instant_s);
         }
         let a = (self.instant_s.ln() - self.mu) / self.sigma;
         let lo = normal_cdf(a);
@@ -130,9 +176,14 @@ impl Prediction {
         (self.mu + self.sigma * normal_quantile(p)).exp().max(self.instant_s)
     }
 
-    /// The mean time, seconds.
+    /// The mean time, seconds (with a residual table: the mean over its quantiles).
     pub fn mean_s(&self) -> f64 {
-        let think = (self.mu + self.sigma * self.sigma / 2.0).exp().max(self.instant_s);
+        let think = if self.residual.is_empty() {
+            (self.mu + self.sigma * self.sigma / 2.0).exp().max(self.instant_s)
+        } else {
+            let k = self.residual.len() as f64;
+            self.residual.iter().map(|z| (self.mu + self.sigma * z).exp().max(self.instant_s)).sum::<f64>() / k
+        };
         self.p_instant * self.instant_s / 2.0 + (1.0 - self.p_instant) * think
     }
 }
@@ -218,11 +269,24 @@ mod tests {
 
     #[test]
     fn draws_respect_the_instant_split() {
-        let pr = Prediction { p_instant: 0.25, mu: 1.0, sigma: 0.5, instant_s: 1.0 };
+        let pr = Prediction { p_instant: 0.25, mu: 1.0, sigma: 0.5, instant_s: 1.0, residual: &[] };
         assert_eq!(pr.from_uniforms(0.1, 0.5, 0.0), 0.5);
         let t = pr.from_uniforms(0.5, 0.0, 0.0);
         assert!((1.0..1.01).contains(&t), "{t}");
         // The median of the conditioned log-normal lies above its unconditioned median e^1.
         assert!(pr.from_uniforms(0.5, 0.5, 0.0) > 1f64.exp());
+    }
+
+    #[test]
+    fn a_residual_table_sets_the_shape() {
+        // Quantiles of z at 1/6, 3/6, 5/6: the median is e^(μ + σ·0) = e, the ends are held flat.
+        let table = [-2.0, 0.0, 0.0, 0.0, 3.0];
+        let pr = Prediction { p_instant: 0.0, mu: 1.0, sigma: 0.5, instant_s: 1.0, residual: &table };
+        assert!((pr.from_uniforms(0.5, 0.5, 0.0) - 1f64.exp()).abs() < 1e-12);
+        assert!((pr.from_uniforms(0.5, 0.999, 0.0) - 2.5f64.exp()).abs() < 1e-12);
+        // Low residuals are held at instant_s.
+        assert_eq!(pr.from_uniforms(0.5, 0.0, 0.0), 1.0);
+        assert_eq!(interpolate_quantile(&table, 0.8), 1.5);
+        assert!((pr.mean_s() - (1.0 + 3.0 * 1f64.exp() + 2.5f64.exp()) / 5.0).abs() < 1e-12);
     }
 }
