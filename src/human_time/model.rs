@@ -8,10 +8,10 @@
 //! - version 1 files: standard normal, conditioned on `t > instant_s`;
 //! - files with `residual` (version 2 on): the empirical distribution of the standardised
 //!   residuals `(ln t − b·x)/exp(c·x)` of the fit's non-instant moves, as `residual.len()`
-//!   quantiles at `(k + ½)/K`, linearly interpolated and held flat beyond the ends; `t` at least
-//!   `instant_s`. Since `b` was fitted on the non-instant moves only, this does not truncate twice
-//!   (version 1 did, which made it spend too much, most in blitz, where `ln t` is near
-//!   `ln instant_s`), and it keeps the real tails.
+//!   quantiles at `(k + ½)/K`, linearly interpolated and held flat beyond the ends, conditioned
+//!   on `t > instant_s` like version 1's normal. People's `ln t` is skewed to the left (many quick
+//!   moves, a hard upper end); a normal of the same spread puts too much time in the upper tail,
+//!   which made version 1 spend too much, most in blitz.
 //!
 //! A draw takes exactly three `uniform_f64` from the decision's stream, in this order: the
 //! instant draw, then the uniform of the time (see [`Prediction::from_uniforms`]), then one
@@ -148,6 +148,22 @@ pub fn interpolate_quantile(table: &[f64], u: f64) -> f64 {
     table[i] * (1.0 - w) + table[j] * w
 }
 
+/// The inverse of [`interpolate_quantile`]: the probability at which the table reaches `z` (0
+/// below its first value, 1 above its last).
+pub fn quantile_cdf(table: &[f64], z: f64) -> f64 {
+    let k = table.len();
+    if z <= table[0] {
+        return 0.0;
+    }
+    if z >= table[k - 1] {
+        return 1.0;
+    }
+    let j = table.partition_point(|&q| q <= z).clamp(1, k - 1);
+    let (a, b) = (table[j - 1], table[j]);
+    let w = if b > a { (z - a) / (b - a) } else { 0.0 };
+    ((j - 1) as f64 + w + 0.5) / k as f64
+}
+
 impl Prediction<'_> {
     /// One draw, seconds (see the module documentation for the order of draws).
     pub fn draw(&self, rng: &mut ChaCha20Rng) -> f64 {
@@ -158,8 +174,9 @@ impl Prediction<'_> {
     }
 
     /// The draw for three given uniforms in [0, 1): instant (`u0 < p_instant`) is `u1 ·
-    /// instant_s`; otherwise, with a residual table, `t = max(instant_s, exp(μ + σ Q(u1)))` for
-    /// the table's quantile function `Q`; without one (version 1), the log-normal conditioned on
+    /// instant_s`; otherwise, with a residual table, `t = exp(μ + σ Q(F(a) + u1 · (1 − F(a))))` for
+    /// the table's quantile function `Q` and its inverse `F`, `a = (ln instant_s − μ)/σ` (at least
+    /// `instant_s`); without one (version 1), the log-normal conditioned on
     /// `t > instant_s`, by inversion: `z = Φ⁻¹(Φ(a) + u1 · (1 − Φ(a)))` with `a = (ln instant_s −
     /// μ)/σ`, `t = exp(μ + σ z)` (`u2` is drawn but unused, so the count of draws never changes).
     pub fn from_uniforms(&self, u0: f64, u1: f64, _u2: f64) -> f64 {
@@ -167,7 +184,8 @@ impl Prediction<'_> {
             return u1 * self.instant_s;
         }
         if !self.residual.is_empty() {
-            let z = interpolate_quantile(self.residual, u1);
+            let lo = quantile_cdf(self.residual, (self.instant_s.ln() - self.mu) / self.sigma);
+            let z = interpolate_quantile(self.residual, lo + u1 * (1.0 - lo));
             return (self.mu + self.sigma * z).exp().max(self.instant_s);
         }
         let a = (self.instant_s.ln() - self.mu) / self.sigma;
@@ -181,8 +199,15 @@ impl Prediction<'_> {
         let think = if self.residual.is_empty() {
             (self.mu + self.sigma * self.sigma / 2.0).exp().max(self.instant_s)
         } else {
-            let k = self.residual.len() as f64;
-            self.residual.iter().map(|z| (self.mu + self.sigma * z).exp().max(self.instant_s)).sum::<f64>() / k
+            let k = self.residual.len();
+            let lo = quantile_cdf(self.residual, (self.instant_s.ln() - self.mu) / self.sigma);
+            (0..k)
+                .map(|i| {
+                    let u = lo + (i as f64 + 0.5) / k as f64 * (1.0 - lo);
+                    (self.mu + self.sigma * interpolate_quantile(self.residual, u)).exp().max(self.instant_s)
+                })
+                .sum::<f64>()
+                / k as f64
         };
         self.p_instant * self.instant_s / 2.0 + (1.0 - self.p_instant) * think
     }
@@ -279,14 +304,19 @@ mod tests {
 
     #[test]
     fn a_residual_table_sets_the_shape() {
-        // Quantiles of z at 1/6, 3/6, 5/6: the median is e^(μ + σ·0) = e, the ends are held flat.
-        let table = [-2.0, 0.0, 0.0, 0.0, 3.0];
+        // Quantiles of z at 1/10, 3/10, ..., 9/10; μ = 1, σ = 0.5, so t > 1 s means z > −2.
+        let table = [-4.0, -2.0, 0.0, 1.0, 3.0];
         let pr = Prediction { p_instant: 0.0, mu: 1.0, sigma: 0.5, instant_s: 1.0, residual: &table };
-        assert!((pr.from_uniforms(0.5, 0.5, 0.0) - 1f64.exp()).abs() < 1e-12);
+        assert_eq!(interpolate_quantile(&table, 0.8), 2.0);
+        assert_eq!(quantile_cdf(&table, -2.0), 0.3);
+        assert_eq!(quantile_cdf(&table, 2.0), 0.8);
+        assert_eq!((quantile_cdf(&table, -9.0), quantile_cdf(&table, 9.0)), (0.0, 1.0));
+        // Conditioned on z > −2: u1 = 0 is the threshold, u1 = 2/7 is F = 0.5, the median z = 0.
+        assert!((pr.from_uniforms(0.5, 0.0, 0.0) - 1.0).abs() < 1e-12);
+        assert!((pr.from_uniforms(0.5, 0.2 / 0.7, 0.0) - 1f64.exp()).abs() < 1e-12);
+        // The upper end is held flat.
         assert!((pr.from_uniforms(0.5, 0.999, 0.0) - 2.5f64.exp()).abs() < 1e-12);
-        // Low residuals are held at instant_s.
-        assert_eq!(pr.from_uniforms(0.5, 0.0, 0.0), 1.0);
-        assert_eq!(interpolate_quantile(&table, 0.8), 1.5);
-        assert!((pr.mean_s() - (1.0 + 3.0 * 1f64.exp() + 2.5f64.exp()) / 5.0).abs() < 1e-12);
+        let mean = pr.mean_s();
+        assert!(mean > 1f64.exp() && mean < 2.5f64.exp(), "{mean}");
     }
 }
