@@ -1,7 +1,10 @@
-//! Rated games read from PGN, reduced to what the tools need: players, ratings, the moves and
-//! the number of legal moves before each (the human-likeness sampler and `strength ipr pgn`).
+//! Games read from PGN (pgn-reader), reduced to what the tools need: players, ratings, result,
+//! event and time control, the moves and the number of legal moves before each, and the two kinds
+//! of move comment the tools read: a player's clock after the move (`[%clk h:mm:ss.s]`, online
+//! games) and the time the move took (`… 0.123s` or `book`, the PGNs `sparring match` writes).
+//! One reader for every tool (the human-likeness sampler, `strength ipr pgn`, `style`, `clock`).
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Color, Move, Position};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -16,14 +19,30 @@ pub struct GameRecord {
     pub black: String,
     /// The `Result` tag (`1-0`, `0-1`, `1/2-1/2`; `None` when absent or `*`).
     pub result: Option<String>,
+    pub event: String,
+    /// The `TimeControl` tag, when there is one (`base+inc` in seconds for the tools' own PGNs).
+    pub time_control: Option<String>,
+    /// The `Termination` tag (empty when absent).
+    pub termination: String,
     pub moves: Vec<Move>,
     /// Number of legal moves before each move in `moves`.
     pub legal_counts: Vec<u16>,
+    /// The mover's `[%clk]` after each move (seconds), as far as every move had one: after a move
+    /// without a clock no later clock is kept.
+    pub clocks: Vec<f64>,
+    /// The time each move took by its comment (`0.123s` at the end); `None` for a `book` move,
+    /// 0 for a move whose comment gives no time.
+    pub spent: Vec<Option<f64>>,
     /// A SAN that did not parse or was illegal: the game is cut there.
     pub error: Option<String>,
 }
 
 impl GameRecord {
+    /// The moves that have a clock.
+    pub fn timed_plies(&self) -> usize {
+        self.clocks.len().min(self.moves.len())
+    }
+
     pub fn rating(&self, color: Color) -> Option<u32> {
         match color {
             Color::White => self.white_elo,
@@ -76,11 +95,35 @@ pub fn player_key(name: &str, game: usize, color: Color) -> String {
     }
 }
 
+/// `[%clk h:mm:ss(.s)]` in a comment, seconds.
+pub fn parse_clk(comment: &str) -> Option<f64> {
+    let i = comment.find("[%clk")?;
+    let rest = comment[i + 5..].trim_start();
+    let end = rest.find(']')?;
+    let mut secs = 0.0;
+    for part in rest[..end].trim().split(':') {
+        let v: f64 = part.parse().ok()?;
+        if !v.is_finite() || v < 0.0 {
+            return None;
+        }
+        secs = secs * 60.0 + v;
+    }
+    Some(secs)
+}
+
+/// The time at the end of a match comment (`+0.35/12 0.123s`), seconds.
+pub fn comment_seconds(comment: &str) -> Option<f64> {
+    let last = comment.split_whitespace().last()?;
+    last.strip_suffix('s')?.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)
+}
+
 struct Collector;
 
 struct Movetext {
     rec: GameRecord,
     pos: Chess,
+    /// A move without a clock was seen: no later clock is kept.
+    clock_gap: bool,
 }
 
 impl Visitor for Collector {
@@ -93,37 +136,65 @@ impl Visitor for Collector {
     }
 
     fn tag(&mut self, tags: &mut GameRecord, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
-        let parse = || value.decode_utf8_lossy().trim().parse::<u32>().ok();
+        let text = || value.decode_utf8_lossy().trim().to_string();
         match name {
-            b"WhiteElo" => tags.white_elo = parse(),
-            b"BlackElo" => tags.black_elo = parse(),
-            b"White" => tags.white = value.decode_utf8_lossy().trim().to_string(),
-            b"Black" => tags.black = value.decode_utf8_lossy().trim().to_string(),
+            b"WhiteElo" => tags.white_elo = text().parse().ok(),
+            b"BlackElo" => tags.black_elo = text().parse().ok(),
+            b"White" => tags.white = text(),
+            b"Black" => tags.black = text(),
             b"Result" => {
-                let r = value.decode_utf8_lossy().trim().to_string();
+                let r = text();
                 tags.result = matches!(r.as_str(), "1-0" | "0-1" | "1/2-1/2").then_some(r);
             }
+            b"Event" => tags.event = text(),
+            b"TimeControl" => tags.time_control = Some(text()),
+            b"Termination" => tags.termination = text(),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self, tags: GameRecord) -> ControlFlow<GameRecord, Movetext> {
-        ControlFlow::Continue(Movetext { rec: tags, pos: Chess::default() })
+        ControlFlow::Continue(Movetext { rec: tags, pos: Chess::default(), clock_gap: false })
     }
 
     fn san(&mut self, mt: &mut Movetext, san: SanPlus) -> ControlFlow<GameRecord> {
         if mt.rec.error.is_some() {
             return ControlFlow::Continue(());
         }
+        if mt.rec.clocks.len() < mt.rec.moves.len() {
+            mt.clock_gap = true;
+        }
         match san.san.to_move(&mt.pos) {
             Ok(m) => {
                 let n = mt.pos.legal_moves().len();
                 mt.rec.legal_counts.push(n as u16);
                 mt.rec.moves.push(m);
+                mt.rec.spent.push(Some(0.0));
                 mt.pos.play_unchecked(m);
             }
             Err(e) => mt.rec.error = Some(format!("ply {}: {san}: {e}", mt.rec.moves.len())),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, mt: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<GameRecord> {
+        if mt.rec.error.is_some() {
+            return ControlFlow::Continue(());
+        }
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        if !mt.clock_gap
+            && mt.rec.clocks.len() + 1 == mt.rec.moves.len()
+            && let Some(c) = parse_clk(&text)
+        {
+            mt.rec.clocks.push(c);
+        }
+        if let Some(last) = mt.rec.spent.last_mut() {
+            if text.trim() == "book" {
+                *last = None;
+            } else if let Some(s) = comment_seconds(&text) {
+                *last = Some(s);
+            }
         }
         ControlFlow::Continue(())
     }
@@ -133,7 +204,7 @@ impl Visitor for Collector {
     }
 }
 
-/// Reads every game of a PGN file.
+/// Reads every game of a PGN file, in file order.
 pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut reader = Reader::new(std::io::BufReader::new(file));
@@ -142,4 +213,45 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
         games.push(g);
     }
     Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_comments_parse() {
+        assert_eq!(parse_clk("[%clk 0:03:02.0]"), Some(182.0));
+        assert_eq!(parse_clk(" [%clk 1:00:00] "), Some(3600.0));
+        assert_eq!(parse_clk("[%eval 0.3] [%clk 0:00:05.5]"), Some(5.5));
+        assert_eq!(parse_clk("[%clk x]"), None);
+        assert_eq!(parse_clk("no clock"), None);
+        assert_eq!(comment_seconds("+0.35/12 0.123s"), Some(0.123));
+        assert_eq!(comment_seconds("-M2/5 1.5s"), Some(1.5));
+        assert_eq!(comment_seconds("book"), None);
+    }
+
+    #[test]
+    fn one_reader_keeps_tags_clocks_and_move_times() {
+        let pgn = "[Event \"Online 3+2\"]\n[White \"a\"]\n[Black \"b\"]\n[WhiteElo \"1500\"]\n\
+                   [TimeControl \"180+2\"]\n[Termination \"time forfeit\"]\n[Result \"1-0\"]\n\n\
+                   1. e4 { [%clk 0:03:01] } e5 { [%clk 0:03:00.5] } 2. Nf3 Nc6 { [%clk 0:02:58] } \
+                   3. Bb5 { book } a6 { +0.2/3 0.25s } 4. Qq9 Nf6 1-0\n";
+        let path = std::env::temp_dir().join(format!("sparring-games-{}.pgn", std::process::id()));
+        std::fs::write(&path, pgn).unwrap();
+        let games = read_games(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let g = &games[0];
+        assert_eq!((g.event.as_str(), g.white_elo, g.black_elo), ("Online 3+2", Some(1500), None));
+        assert_eq!((g.time_control.as_deref(), g.termination.as_str()), (Some("180+2"), "time forfeit"));
+        assert_eq!(g.result.as_deref(), Some("1-0"));
+        // Cut at the illegal SAN; the legal-move counts and times follow the moves.
+        assert_eq!(g.moves.len(), 6);
+        assert!(g.error.as_deref().is_some_and(|e| e.starts_with("ply 6")), "{:?}", g.error);
+        assert_eq!(g.legal_counts[0], 20);
+        // White's second move has no clock: no later clock is kept.
+        assert_eq!(g.clocks, vec![181.0, 180.5]);
+        assert_eq!(g.timed_plies(), 2);
+        assert_eq!(g.spent, vec![Some(0.0), Some(0.0), Some(0.0), Some(0.0), None, Some(0.25)]);
+    }
 }

@@ -10,8 +10,8 @@
 //!   the engine bounds it with `Move Overhead` 30 ms), and the correlation of the engine's time with
 //!   the person's on the same move.
 
-use super::games::category;
 use super::rows::MoveRow;
+use super::time_control::category;
 use crate::human_time::{Clock, TimeModel, planned};
 use std::collections::BTreeMap;
 use std::time::Duration;

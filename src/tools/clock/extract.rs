@@ -2,10 +2,11 @@
 //! look of its position, as CSV rows ([`super::rows`]). Written game by game, so an interrupted
 //! run keeps what it did and a second run resumes after the last game in the file.
 
-use super::games::{self, ClockGame};
 use super::rows::{self, MoveRow};
+use super::time_control;
 use crate::board::{Game, zobrist};
 use crate::human_time::features;
+use crate::tools::games::{self, GameRecord};
 use shakmaty::{Chess, Position};
 use std::path::Path;
 
@@ -27,7 +28,7 @@ impl Selection {
 
 /// The rows of one game: every move with a clock before and after it and a rated mover. The
 /// look runs on every position (its best score is the next move's swing reference).
-pub fn game_rows(index: usize, game: &ClockGame, tc: (f64, f64), min_fullmove: u32) -> Vec<MoveRow> {
+pub fn game_rows(index: usize, game: &GameRecord, tc: (f64, f64), min_fullmove: u32) -> Vec<MoveRow> {
     let (base, inc) = tc;
     let plies = game.timed_plies();
     let mut g = Game::new(Chess::default());
@@ -70,8 +71,8 @@ pub fn game_rows(index: usize, game: &ClockGame, tc: (f64, f64), min_fullmove: u
 
 /// Extracts the selected games of `pgn` into `out` (appending; resumes after the last game there).
 pub fn run(pgn: &Path, out: &Path, sel: Selection) -> Result<(usize, usize), String> {
-    let all = games::read(pgn)?;
-    let tcs = games::time_controls(&all);
+    let all = games::read_games(pgn)?;
+    let tcs = time_control::time_controls(&all);
     let done: Option<usize> = if out.exists() { rows::read(out)?.iter().map(|r| r.game).max() } else { None };
     let taken_before = if out.exists() {
         let mut g: Vec<usize> = rows::read(out)?.iter().map(|r| r.game).collect();

@@ -13,8 +13,8 @@ pub mod check;
 pub mod curves;
 pub mod extract;
 pub mod fit;
-pub mod games;
 pub mod rows;
+pub mod time_control;
 
 use clap::{Parser, Subcommand};
 use std::collections::BTreeMap;
