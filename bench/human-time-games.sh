@@ -8,8 +8,9 @@
 #   e.g. bench/human-time-games.sh 6 180+2
 #   PAIRS=9 CONCURRENCY=18 PARALLEL=6 bench/human-time-games.sh 6 180+2   (108 games at once: the
 #   waits are sleeps, so two cores carry them; about 2 x 45 MB of memory per game)
-# Results: bench/results/human-time/games/<tc>/{on,off}-chunkN.pgn (PGNs are not tracked) and
-# summary.md (sparring clock curves per setting, forfeits, moves identical on/off).
+# Results: bench/results/human-time/games/<tc>/{on,off}-chunkN.pgn (not tracked; kept compressed
+# in games.tar.xz) and summary.md (forfeits, moves identical on/off and where they differ, the clock
+# left against people's, sparring clock curves per setting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 chunks=${1:-6}; tc=${2:-180+2}
@@ -45,10 +46,13 @@ base=${tc%+*}; inc=${tc#*+}
   python3 bench/human_time_games.py "$dir" "$base" "$inc" bench/cache/human-time/fide-moves.csv
   for mode in on off; do
     cat "$dir"/$mode-chunk*.pgn > "$dir/$mode-all.pgn.tmp"
-    printf '\n## Time use per player, Human Time %s (sparring clock curves)\n\n' "$mode"
-    "$bin" clock curves --pgn "$dir/$mode-all.pgn.tmp" --out-dir "$dir/curves-$mode" > /dev/null
-    cat "$dir/curves-$mode/curves.md"
-    rm -f "$dir/$mode-all.pgn.tmp"
+    printf '\n## Time use per player, Human Time %s (sparring clock curves; move n = its n-th timed move)\n\n' "$mode"
+    curves=$(mktemp -d)
+    "$bin" clock curves --pgn "$dir/$mode-all.pgn.tmp" --out-dir "$curves" > /dev/null
+    sed '1,/^$/d' "$curves/curves.md"
+    rm -rf "$dir/$mode-all.pgn.tmp" "$curves"
   done
 } > "$dir/summary.md"
-echo "wrote $dir/summary.md"
+# The PGNs, compressed, are what the repository keeps (about 0.1 MB per 100 games and setting).
+(cd "$dir" && tar -cJf games.tar.xz on-chunk*.pgn off-chunk*.pgn)
+echo "wrote $dir/summary.md and $dir/games.tar.xz"

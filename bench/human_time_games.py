@@ -53,8 +53,75 @@ def summarise(files, base, inc):
                 out["moves"] += len(timed)
                 out["time"] += sum(timed)
                 out["end"].append(base - sum(timed) + inc * len(timed))
+                # The clock after the side's own move n (fullmove n), book moves off the clock.
+                clock = base
+                for n, t in enumerate(own, start=1):
+                    if t is not None:
+                        clock += inc - t
+                    if n in MARKS:
+                        out.setdefault("after", {}).setdefault(n, []).append(clock)
             out["by_key"][(tags.get("Seed"), tags.get("White"), tags.get("Round"))] = moves
+            out.setdefault("detail", {})[(tags.get("Seed"), tags.get("White"), tags.get("Round"))] = (tags, times)
     return out
+
+
+def ks(a, b):
+    """Two-sample Kolmogorov-Smirnov distance."""
+    a, b = sorted(a), sorted(b)
+    i = j = 0
+    d = 0.0
+    for x in sorted(set(a) | set(b)):
+        while i < len(a) and a[i] <= x:
+            i += 1
+        while j < len(b) and b[j] <= x:
+            j += 1
+        d = max(d, abs(i / len(a) - j / len(b)))
+    return d
+
+
+def divergences(on, off, base, inc):
+    """Where each game whose moves differ on and off first differs: ply, mover, the mover's clock
+    before that move in the game with the option on, and the move's time on and off."""
+    rows = []
+    for k, m in on["by_key"].items():
+        m2 = off["by_key"].get(k)
+        if m2 is None or m2 == m:
+            continue
+        i = next((i for i in range(min(len(m), len(m2))) if m[i] != m2[i]), min(len(m), len(m2)))
+        tags, t_on = on["detail"][k]
+        t_off = off["detail"][k][1]
+        side = i % 2
+        own = [x for x in t_on[side:i:2] if x is not None]
+        clock = base - sum(own) + inc * len(own)
+        mover = tags.get("White") if side == 0 else tags.get("Black")
+        at = lambda t: f"{t[i]:.2f} s" if i < len(t) and t[i] is not None else "-"
+        rows.append(f"  - game {k}: ply {i + 1}, {mover} to move with {clock:.1f} s left (option on); "
+                    f"that move took {at(t_on)} on, {at(t_off)} off")
+    return rows
+
+
+MARKS = (20, 30, 40, 60)
+
+
+def human_clocks_after(csv, base, inc):
+    """People's clock after their own move n (fullmove n) in held-out games at this control."""
+    after = {}
+    with open(csv) as f:
+        next(f)
+        for line in f:
+            p = line.split(",")
+            game, ply = int(p[0]), int(p[1])
+            if game % 2 == 0 or float(p[4]) != base or float(p[5]) != inc:
+                continue
+            n = ply // 2 + 1
+            if n in MARKS:
+                after.setdefault(n, []).append(float(p[6]) - float(p[7]) + inc)
+    return after
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else float("nan")
 
 
 def human_end_clocks(csv, base, inc):
@@ -87,12 +154,30 @@ def main():
             f"mean {mean:.2f} s per move; clock left at the end (per side, s): {quantiles(s['end'])}"
         )
     lines.append(f"- moves identical on and off (same game seeds): {same} of {both} games")
+    lines.extend(divergences(on, off, base, inc))
     if len(sys.argv) > 4:
         h = human_end_clocks(sys.argv[4], base, inc)
         lines.append(
             f"- people (FIDE online, held-out games at {base:g}+{inc:g}): {len(h)} game sides; "
             f"clock left at the end (s): {quantiles(h)}"
         )
+        hp = human_clocks_after(sys.argv[4], base, inc)
+        lines.append("")
+        lines.append("Clock left after the side's own move n (median s, game sides that reached it; the engines' first")
+        lines.append("8 moves are book moves, off the clock):")
+        lines.append("")
+        lines.append("| after move | people | Human Time on | Human Time off |")
+        lines.append("|---|---|---|---|")
+        for n in MARKS:
+            cell = lambda v: f"{median(v):.1f} ({len(v)})" if v else "-"
+            lines.append(f"| {n} | {cell(hp.get(n, []))} | {cell(on.get('after', {}).get(n, []))} | "
+                         f"{cell(off.get('after', {}).get(n, []))} |")
+        lines.append("")
+        if h and on["end"]:
+            lines.append(
+                f"- clock left at the end, Human Time on vs people: KS {ks(on['end'], h):.3f} "
+                f"({len(on['end'])} and {len(h)} game sides)"
+            )
     print("\n".join(lines))
 
 
