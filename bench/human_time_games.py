@@ -13,6 +13,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from samples import ks  # bench/samples.py
+
 
 def games(path):
     text = path.read_text()
@@ -65,20 +67,6 @@ def summarise(files, base, inc):
     return out
 
 
-def ks(a, b):
-    """Two-sample Kolmogorov-Smirnov distance."""
-    a, b = sorted(a), sorted(b)
-    i = j = 0
-    d = 0.0
-    for x in sorted(set(a) | set(b)):
-        while i < len(a) and a[i] <= x:
-            i += 1
-        while j < len(b) and b[j] <= x:
-            j += 1
-        d = max(d, abs(i / len(a) - j / len(b)))
-    return d
-
-
 def divergences(on, off, base, inc):
     """Where each game whose moves differ on and off first differs: ply, mover, the mover's clock
     before that move in the game with the option on, and the move's time on and off."""
@@ -103,9 +91,10 @@ def divergences(on, off, base, inc):
 MARKS = (20, 30, 40, 60)
 
 
-def human_clocks_after(csv, base, inc):
-    """People's clock after their own move n (fullmove n) in held-out games at this control."""
-    after = {}
+def human_clocks(csv, base, inc):
+    """People in held-out games at this control: each game side's clock at the end, and the clocks
+    after their own move n (fullmove n) for n in MARKS."""
+    last, after = {}, {}
     with open(csv) as f:
         next(f)
         for line in f:
@@ -113,31 +102,18 @@ def human_clocks_after(csv, base, inc):
             game, ply = int(p[0]), int(p[1])
             if game % 2 == 0 or float(p[4]) != base or float(p[5]) != inc:
                 continue
-            n = ply // 2 + 1
-            if n in MARKS:
-                after.setdefault(n, []).append(float(p[6]) - float(p[7]) + inc)
-    return after
+            left = float(p[6]) - float(p[7]) + inc
+            key = (game, ply % 2)
+            if key not in last or ply > last[key][0]:
+                last[key] = (ply, left)
+            if ply // 2 + 1 in MARKS:
+                after.setdefault(ply // 2 + 1, []).append(left)
+    return [v[1] for v in last.values()], after
 
 
 def median(v):
     v = sorted(v)
     return v[len(v) // 2] if v else float("nan")
-
-
-def human_end_clocks(csv, base, inc):
-    last = {}
-    with open(csv) as f:
-        next(f)
-        for line in f:
-            p = line.split(",")
-            game, ply = int(p[0]), int(p[1])
-            if game % 2 == 0 or float(p[4]) != base or float(p[5]) != inc:
-                continue
-            key = (game, ply % 2)
-            clock, spent = float(p[6]), float(p[7])
-            if key not in last or ply > last[key][0]:
-                last[key] = (ply, clock - spent + inc)
-    return [v[1] for v in last.values()]
 
 
 def main():
@@ -156,12 +132,11 @@ def main():
     lines.append(f"- moves identical on and off (same game seeds): {same} of {both} games")
     lines.extend(divergences(on, off, base, inc))
     if len(sys.argv) > 4:
-        h = human_end_clocks(sys.argv[4], base, inc)
+        h, hp = human_clocks(sys.argv[4], base, inc)
         lines.append(
             f"- people (FIDE online, held-out games at {base:g}+{inc:g}): {len(h)} game sides; "
             f"clock left at the end (s): {quantiles(h)}"
         )
-        hp = human_clocks_after(sys.argv[4], base, inc)
         lines.append("")
         lines.append("Clock left after the side's own move n (median s, game sides that reached it; the engines' first")
         lines.append("8 moves are book moves, off the clock):")

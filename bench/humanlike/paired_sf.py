@@ -18,6 +18,9 @@ from collections import defaultdict
 
 from oracle_table import eligible, loss
 
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+from samples import ks  # noqa: E402  (bench/samples.py)
+
 ours_file = sys.argv[1]
 oracle = sys.argv[2] if len(sys.argv) > 2 else "bench/humanlike/oracle.jsonl"
 moves_dir = sys.argv[3] if len(sys.argv) > 3 else "bench/humanlike/moves"
@@ -29,20 +32,6 @@ ours = defaultdict(dict)  # elo -> (fen, band) -> move
 for line in open(ours_file):
     r = json.loads(line)
     ours[r["elo"]][(r["fen"], r["band"])] = r["mv"]
-
-
-def ks(a, b):
-    """Two-sample Kolmogorov-Smirnov distance of integer samples."""
-    a, b = sorted(a), sorted(b)
-    i = j = 0
-    d = 0.0
-    for x in sorted(set(a) | set(b)):
-        while i < len(a) and a[i] <= x:
-            i += 1
-        while j < len(b) and b[j] <= x:
-            j += 1
-        d = max(d, abs(i / len(a) - j / len(b)))
-    return d
 
 
 def measures(rows):
