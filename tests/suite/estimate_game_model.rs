@@ -22,7 +22,7 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
 fn known_model(rho: f64) -> GameModel {
     let mut m = GameModel::shipped();
     m.population = Population { mean: 1500.0, sd: 300.0, p01: 800.0, p99: 2200.0, samples: 1000 };
-    m.spread = Spread { a: 0.0, b: 0.4, c: 150.0, d: 0.0, rho, interval_prior_scale: 1.0 };
+    m.spread = Spread { a: 0.0, b: 0.4, c: 150.0, d: 0.0, rho };
     m
 }
 
@@ -32,16 +32,31 @@ fn intervals_cover_ninety_percent_of_players_drawn_from_the_model() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for games in [1usize, 10] {
         let (mut hit, mut err, n) = (0, 0.0, 3000);
+        // Players far from the mean too: (covered, players) below 1100 and above 1900.
+        let (mut low, mut high) = ((0, 0), (0, 0));
         for _ in 0..n {
             let r = 1500.0 + 300.0 * normal(&mut rng);
             let scores: Vec<f64> = (0..games).map(|_| 0.4 * (r - 1500.0) + 150.0 * normal(&mut rng)).collect();
             let e = m.estimate(&scores);
             assert!(e.lo <= e.elo && e.elo <= e.hi);
-            hit += usize::from(e.lo <= r && r <= e.hi);
+            let covered = usize::from(e.lo <= r && r <= e.hi);
+            hit += covered;
             err += (e.elo - r).abs();
+            for (tail, inside) in [(&mut low, r < 1100.0), (&mut high, r > 1900.0)] {
+                if inside {
+                    tail.0 += covered;
+                    tail.1 += 1;
+                }
+            }
         }
         let cover = hit as f64 / n as f64;
         assert!((0.875..=0.925).contains(&cover), "{games} game(s): coverage {cover}");
+        // A confidence interval covers the ends of the population as often as its middle (a
+        // posterior interval, pulled towards the mean, covers them far less often).
+        for (name, (k, t)) in [("below 1100", low), ("above 1900", high)] {
+            let c = k as f64 / t as f64;
+            assert!(t > 150 && (0.85..=0.95).contains(&c), "{games} game(s), {name}: {k} of {t}");
+        }
         // More games, a closer estimate.
         let mae = err / n as f64;
         assert!(if games == 1 { mae < 240.0 } else { mae < 110.0 }, "{games} game(s): MAE {mae}");

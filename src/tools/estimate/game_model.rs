@@ -17,9 +17,12 @@
 //!   `a + b (R − m)` and standard deviation `c + d (R − m)` (fitted on the validation part). For k
 //!   games of one player the mean score has variance `σ² (ρ + (1 − ρ)/k)`, where ρ is the
 //!   correlation of one player's residuals between games. The estimate is the posterior mean of R
-//!   under the population's prior (normal, mean m, sd τ), on a 5-Elo grid; the 90 % interval is
-//!   the 5-95 % range of the posterior under a prior widened by `interval_prior_scale` (chosen on
-//!   the validation part so that the intervals cover 90 % of true ratings in every band).
+//!   under the population's prior (normal, mean m, sd τ), on a 5-Elo grid: the best guess, pulled
+//!   towards m. The 90 % interval is a confidence interval, not the posterior's: every grid
+//!   rating R under which the mean score lies within its own 5-95 % range. So it holds the true
+//!   rating 90 % of the time *whatever that rating is* (if the score model holds), at the ends of
+//!   the population as in its middle, where a posterior interval covers the middle too often and
+//!   the ends too rarely (it inherits the estimate's pull towards m).
 //! - **Scale**: the model names the population it was fitted on (`scale`); estimates are on that
 //!   scale and nothing else. [`GameModel::outside`] says when a rated file lies outside it.
 
@@ -205,9 +208,10 @@ pub struct Spread {
     pub d: f64,
     /// Correlation of one player's residuals between games.
     pub rho: f64,
-    /// The prior's sd is multiplied by this for the interval (1 = the population's prior).
-    pub interval_prior_scale: f64,
 }
+
+/// The 95th percentile of the standard normal: a 90 % interval is ± this many sd.
+pub const Z90: f64 = 1.644_853_626_951_472_2;
 
 /// Smallest standard deviation of the score given a rating (Elo).
 pub const MIN_SPREAD: f64 = 20.0;
@@ -295,13 +299,16 @@ impl GameModel {
         (s.a + s.b * d, (s.c + s.d * d).max(MIN_SPREAD))
     }
 
-    /// Posterior over the grid for the mean of `scores` (one player's games), with the prior's sd
-    /// scaled by `prior_scale`.
-    fn posterior(&self, scores: &[f64], prior_scale: f64) -> Vec<(f64, f64)> {
+    /// The mean of `scores` (one player's games) and the factor on the single-game sd for it.
+    fn mean_and_shrink(&self, scores: &[f64]) -> (f64, f64) {
         let k = scores.len().max(1) as f64;
-        let mean = scores.iter().sum::<f64>() / k;
-        let shrink = (self.spread.rho + (1.0 - self.spread.rho) / k).sqrt();
-        let tau = self.population.sd * prior_scale;
+        (scores.iter().sum::<f64>() / k, (self.spread.rho + (1.0 - self.spread.rho) / k).sqrt())
+    }
+
+    /// Posterior over the grid for the mean of `scores` under the population's prior.
+    fn posterior(&self, scores: &[f64]) -> Vec<(f64, f64)> {
+        let (mean, shrink) = self.mean_and_shrink(scores);
+        let tau = self.population.sd;
         let (lo, hi, step) = GRID;
         let n = ((hi - lo) / step) as usize + 1;
         let logs: Vec<(f64, f64)> = (0..n)
@@ -320,24 +327,33 @@ impl GameModel {
         w.into_iter().map(|(r, p)| (r, p / z)).collect()
     }
 
+    /// The 90 % confidence interval: the lowest and highest grid rating under which the mean of
+    /// `scores` lies within ±[`Z90`] of its sd; when none does, the rating that puts it nearest.
+    fn confidence(&self, scores: &[f64]) -> (f64, f64) {
+        let (mean, shrink) = self.mean_and_shrink(scores);
+        let (lo, hi, step) = GRID;
+        let n = ((hi - lo) / step) as usize + 1;
+        let mut inside: Option<(f64, f64)> = None;
+        let mut nearest = (f64::INFINITY, self.population.mean);
+        for i in 0..n {
+            let r = lo + step * i as f64;
+            let (mu, sd) = self.spread_at(r);
+            let z = ((mean - mu) / (sd * shrink)).abs();
+            if z <= Z90 {
+                inside = Some(inside.map_or((r, r), |(a, _)| (a, r)));
+            }
+            if z < nearest.0 {
+                nearest = (z, r);
+            }
+        }
+        inside.unwrap_or((nearest.1, nearest.1))
+    }
+
     /// Estimate and 90 % interval from the scores of one or more games of one player.
     pub fn estimate(&self, scores: &[f64]) -> Estimate {
-        let post = self.posterior(scores, 1.0);
-        let elo = post.iter().map(|(r, p)| r * p).sum::<f64>();
-        let wide = self.posterior(scores, self.spread.interval_prior_scale);
-        let tail = (1.0 - COVERAGE) / 2.0;
-        let quantile = |q: f64| {
-            let mut acc = 0.0;
-            for &(r, p) in &wide {
-                acc += p;
-                if acc >= q {
-                    return r;
-                }
-            }
-            GRID.1
-        };
-        let (lo, hi) = (quantile(tail), quantile(1.0 - tail));
-        // The interval always holds the estimate (the two priors differ in width only).
+        let elo = self.posterior(scores).iter().map(|(r, p)| r * p).sum::<f64>();
+        let (lo, hi) = self.confidence(scores);
+        // The interval always holds the estimate (a strongly pulled estimate may lie just outside).
         Estimate { elo, lo: lo.min(elo), hi: hi.max(elo), games: scores.len() }
     }
 
