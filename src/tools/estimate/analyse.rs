@@ -297,6 +297,12 @@ pub fn analyse_game(
             strength,
         }
     });
+    let human_ll = if settings.human_model {
+        let wanted = super::game_model::human_plies(&plies, game.moves.len());
+        super::game_model::human_log_likelihoods(&game.root, &game.moves, &wanted)
+    } else {
+        Vec::new()
+    };
     Ok(GameAnalysis {
         number: game.number,
         white: game.white.clone(),
@@ -304,11 +310,7 @@ pub fn analyse_game(
         result: game.result.clone(),
         plies,
         sides,
-        human_ll: if settings.human_model {
-            super::game_model::human_log_likelihoods(&game.root, &game.moves)
-        } else {
-            Vec::new()
-        },
+        human_ll,
     })
 }
 

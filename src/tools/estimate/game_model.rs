@@ -78,29 +78,55 @@ pub fn feature_names() -> Vec<String> {
     v
 }
 
+/// Which plies the game model reads the human move model's likelihood of: the eligible ones
+/// ([`human_summary`] reads no other), as a mask over the `moves` plies of the game.
+pub fn human_plies(plies: &[PlyRecord], moves: usize) -> Vec<bool> {
+    let mut wanted = vec![false; moves];
+    for p in plies.iter().filter(|p| p.eligible) {
+        if let Some(w) = p.ply.checked_sub(1).and_then(|i| wanted.get_mut(i)) {
+            *w = true;
+        }
+    }
+    wanted
+}
+
+/// `log_softmax(logits)[at]`, computed exactly as [`crate::policy::human::log_softmax`] does,
+/// without building the whole vector.
+fn log_softmax_at(logits: &[f64], at: usize) -> f64 {
+    let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let z = logits.iter().map(|l| (l - top).exp()).sum::<f64>().ln() + top;
+    logits[at] - z
+}
+
 /// For every ply of a game, `ln P_human(played | position, R)` at each of [`HUMAN_RATINGS`] under
 /// the built-in human move model (its own depth-1 look, the moves before as history); `NaN` where
-/// the model is unavailable or the move was forced.
-pub fn human_log_likelihoods(root: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Vec<[f64; 6]> {
+/// the model is unavailable, the move was forced, or the ply is not `wanted` (a ply beyond
+/// `wanted` counts as wanted). The look, a cleared depth-1 search of every legal move, is most of
+/// the cost, so it is taken only on the plies the game model reads ([`human_plies`]); the values
+/// of those plies do not depend on which others are scored.
+pub fn human_log_likelihoods(root: &shakmaty::Chess, moves: &[shakmaty::Move], wanted: &[bool]) -> Vec<[f64; 6]> {
     use crate::policy::human::features::{self, History};
     use shakmaty::Position;
     let Ok(model) = crate::profile::human_model::builtin() else {
         return vec![[f64::NAN; 6]; moves.len()];
     };
+    let bases = HUMAN_RATINGS.map(|r| model.basis(r));
     let mut game = crate::board::Game::new(root.clone());
-    let (mut active, mut starts) = (Vec::new(), Vec::new());
+    let (mut active, mut starts, mut logits) = (Vec::new(), Vec::new(), Vec::new());
     let mut out = Vec::with_capacity(moves.len());
-    for &played in moves {
-        let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
-        let at = legal.iter().position(|m| *m == played);
+    for (i, &played) in moves.iter().enumerate() {
         let mut row = [f64::NAN; 6];
-        if let (Some(at), true) = (at, legal.len() > 1) {
-            let look = crate::policy::human::look(&game, &legal);
-            features::all(game.pos(), History::of(&game), &legal, Some(&look), &mut active, &mut starts);
-            for (k, &r) in HUMAN_RATINGS.iter().enumerate() {
-                let basis = model.basis(r);
-                let logits: Vec<f64> = starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], &basis)).collect();
-                row[k] = crate::policy::human::log_softmax(&logits)[at];
+        if wanted.get(i).copied().unwrap_or(true) {
+            let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
+            let at = legal.iter().position(|m| *m == played);
+            if let (Some(at), true) = (at, legal.len() > 1) {
+                let look = crate::policy::human::look(&game, &legal);
+                features::all(game.pos(), History::of(&game), &legal, Some(&look), &mut active, &mut starts);
+                for (k, basis) in bases.iter().enumerate() {
+                    logits.clear();
+                    logits.extend(starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], basis)));
+                    row[k] = log_softmax_at(&logits, at);
+                }
             }
         }
         out.push(row);

@@ -103,22 +103,60 @@ pub struct Fit {
     pub c: f64,
 }
 
+/// `scaled_error(loss)` for every loss 0..=LOSS_CAP, computed once (the same values).
+fn scaled_errors() -> &'static [f64] {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| (0..=LOSS_CAP).map(scaled_error).collect())
+}
+
 /// `exp(-(δ(loss)/s)^c)` for every loss 0..=LOSS_CAP.
 fn weights(fit: Fit) -> Vec<f64> {
-    (0..=LOSS_CAP).map(|l| (-(scaled_error(l) / fit.s).powf(fit.c)).exp()).collect()
+    scaled_errors().iter().map(|&se| (-(se / fit.s).powf(fit.c)).exp()).collect()
 }
 
 /// Negative log-likelihood of the decisions under `fit`.
 pub fn nll(decisions: &[&Decision], fit: Fit) -> f64 {
-    let g: Vec<f64> = (0..=LOSS_CAP).map(|l| (scaled_error(l) / fit.s).powf(fit.c)).collect();
+    nll_of(&Prepared::new(decisions), fit)
+}
+
+/// A list of decisions as the likelihood reads it: each distinct decision once (a bootstrap
+/// resample holds whole games several times), and the list's order as indices into them.
+struct Prepared<'a> {
+    distinct: Vec<&'a Decision>,
+    order: Vec<u32>,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(decisions: &[&'a Decision]) -> Prepared<'a> {
+        let mut index: std::collections::HashMap<*const Decision, u32> = std::collections::HashMap::new();
+        let mut distinct = Vec::new();
+        let order = decisions
+            .iter()
+            .map(|&d| {
+                *index.entry(std::ptr::from_ref(d)).or_insert_with(|| {
+                    distinct.push(d);
+                    (distinct.len() - 1) as u32
+                })
+            })
+            .collect();
+        Prepared { distinct, order }
+    }
+}
+
+/// [`nll`] of prepared decisions: each distinct decision's term is computed once and the terms
+/// are summed in the list's order, so the sum is the same number, bit for bit.
+fn nll_of(p: &Prepared, fit: Fit) -> f64 {
+    let g: Vec<f64> = scaled_errors().iter().map(|&se| (se / fit.s).powf(fit.c)).collect();
     let e: Vec<f64> = g.iter().map(|x| (-x).exp()).collect();
-    decisions
+    let terms: Vec<f64> = p
+        .distinct
         .iter()
         .map(|d| {
             let z: f64 = d.losses.iter().map(|&(l, n)| f64::from(n) * e[l as usize]).sum();
             g[d.chosen as usize] + z.ln()
         })
-        .sum()
+        .collect();
+    p.order.iter().map(|&i| terms[i as usize]).sum()
 }
 
 /// Probability of each move class of one decision under `fit` (same order as `losses`).
@@ -137,7 +175,8 @@ fn golden_min(lo: f64, hi: f64, steps: usize, f: impl Fn(f64) -> f64) -> (f64, f
 /// then golden section around the best grid point. With `fixed_c`, only s is fitted.
 pub fn fit(decisions: &[&Decision], fixed_c: Option<f64>) -> Fit {
     let (ls_lo, ls_hi) = (S_RANGE.0.ln(), S_RANGE.1.ln());
-    let best_s = |c: f64| golden_min(ls_lo, ls_hi, INNER_STEPS, |ls| nll(decisions, Fit { s: ls.exp(), c }));
+    let prepared = Prepared::new(decisions);
+    let best_s = |c: f64| golden_min(ls_lo, ls_hi, INNER_STEPS, |ls| nll_of(&prepared, Fit { s: ls.exp(), c }));
     if let Some(c) = fixed_c {
         return Fit { s: best_s(c).0.exp(), c };
     }
@@ -161,7 +200,7 @@ pub fn fit(decisions: &[&Decision], fixed_c: Option<f64>) -> Fit {
 /// comparable.
 pub fn projected_ase(reference: &[&Decision], fit: Fit) -> f64 {
     let w = weights(fit);
-    let se: Vec<f64> = (0..=LOSS_CAP).map(scaled_error).collect();
+    let se = scaled_errors();
     let total: f64 = reference
         .iter()
         .map(|d| {
@@ -453,18 +492,19 @@ pub struct Rating {
     pub strata: Vec<StratumRating>,
 }
 
-/// Elo of each stratum for one set of decisions (None where a stratum has too few).
-fn stratum_elos(decisions: &[&Decision], reference: &[&Decision], model: &IprModel) -> Vec<Option<f64>> {
+/// Elo of each stratum for one set of decisions (None where a stratum has too few);
+/// `refs[k]`: the reference decisions of the model's stratum k.
+fn stratum_elos(decisions: &[&Decision], refs: &[Vec<&Decision>], model: &IprModel) -> Vec<Option<f64>> {
     model
         .strata
         .iter()
-        .map(|st| {
+        .zip(refs)
+        .map(|(st, refs)| {
             let ds = in_stratum(decisions, st.stratum);
             if ds.len() < MIN_DECISIONS {
                 return None;
             }
-            let refs = in_stratum(reference, st.stratum);
-            Some(st.elo(projected_ase(&refs, fit(&ds, model.fixed_c))))
+            Some(st.elo(projected_ase(refs, fit(&ds, model.fixed_c))))
         })
         .collect()
 }
@@ -494,7 +534,10 @@ pub fn rate(
     if decisions.len() < MIN_DECISIONS {
         return Err(format!("group {group}: {} decisions, need at least {MIN_DECISIONS}", decisions.len()));
     }
-    let point = stratum_elos(decisions, reference, model);
+    // The reference decisions of each stratum, once for the point estimate and every resample.
+    let refs: Vec<Vec<&Decision>> = model.strata.iter().map(|st| in_stratum(reference, st.stratum)).collect();
+    let refs = &refs;
+    let point = stratum_elos(decisions, refs, model);
     if point.iter().all(Option::is_none) {
         return Err(format!("group {group}: no difficulty stratum has {MIN_DECISIONS} decisions"));
     }
@@ -522,7 +565,7 @@ pub fn rate(
                     part.iter()
                         .map(|draw| {
                             let sample: Vec<&Decision> = draw.iter().flat_map(|&g| units[g].iter().copied()).collect();
-                            stratum_elos(&sample, reference, model)
+                            stratum_elos(&sample, refs, model)
                         })
                         .collect::<Vec<_>>()
                 })

@@ -156,7 +156,8 @@ pub fn add_human_log_likelihoods(
             scope.spawn(move || {
                 for g in part {
                     if let Some(p) = pgn.get(&g.number) {
-                        g.human_ll = game_model::human_log_likelihoods(&p.root, &p.moves);
+                        let wanted = game_model::human_plies(&g.plies, p.moves.len());
+                        g.human_ll = game_model::human_log_likelihoods(&p.root, &p.moves, &wanted);
                     }
                 }
             });
