@@ -4,7 +4,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
-use sparring::tools::estimate::game_model::{GameModel, Population, Spread, Z90, feature_names};
+use sparring::tools::estimate::game_model::{GameModel, Population, Spread, feature_names};
 use sparring::tools::estimate::models::Model;
 use sparring::tools::estimate::train::{self, Sample};
 use std::process::Command;
@@ -22,7 +22,7 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
 fn known_model(rho: f64) -> GameModel {
     let mut m = GameModel::shipped();
     m.population = Population { mean: 1500.0, sd: 300.0, p01: 800.0, p99: 2200.0, samples: 1000 };
-    m.spread = Spread { a: 0.0, b: 0.4, c: 150.0, d: 0.0, rho, interval_z: Z90 };
+    m.spread = Spread { a: 0.0, b: 0.4, c: 150.0, d: 0.0, rho };
     m
 }
 

@@ -19,8 +19,7 @@
 //!   correlation of one player's residuals between games. The estimate is the posterior mean of R
 //!   under the population's prior (normal, mean m, sd τ), on a 5-Elo grid: the best guess, pulled
 //!   towards m. The 90 % interval is a confidence interval, not the posterior's: every grid
-//!   rating R under which the mean score lies within its own 5-95 % range (± `interval_z` sd,
-//!   1.645 times a factor near 1 chosen on the validation part). So it holds the true
+//!   rating R under which the mean score lies within its own 5-95 % range. So it holds the true
 //!   rating 90 % of the time *whatever that rating is* (if the score model holds), at the ends of
 //!   the population as in its middle, where a posterior interval covers the middle too often and
 //!   the ends too rarely (it inherits the estimate's pull towards m).
@@ -235,15 +234,6 @@ pub struct Spread {
     pub d: f64,
     /// Correlation of one player's residuals between games.
     pub rho: f64,
-    /// Half-width of the interval in sd of the mean score: [`Z90`] times a factor near 1 chosen
-    /// on the validation part (the sd line is fitted from mean absolute residuals, which assumes
-    /// normal residuals).
-    #[serde(default = "default_interval_z")]
-    pub interval_z: f64,
-}
-
-fn default_interval_z() -> f64 {
-    Z90
 }
 
 /// The 95th percentile of the standard normal: a 90 % interval is ± this many sd.
@@ -364,8 +354,7 @@ impl GameModel {
     }
 
     /// The 90 % confidence interval: the lowest and highest grid rating under which the mean of
-    /// `scores` lies within ±`interval_z` of its sd; when none does, the rating that puts it
-    /// nearest.
+    /// `scores` lies within ±[`Z90`] of its sd; when none does, the rating that puts it nearest.
     fn confidence(&self, scores: &[f64]) -> (f64, f64) {
         let (mean, shrink) = self.mean_and_shrink(scores);
         let (lo, hi, step) = GRID;
@@ -376,7 +365,7 @@ impl GameModel {
             let r = lo + step * i as f64;
             let (mu, sd) = self.spread_at(r);
             let z = ((mean - mu) / (sd * shrink)).abs();
-            if z <= self.spread.interval_z {
+            if z <= Z90 {
                 inside = Some(inside.map_or((r, r), |(a, _)| (a, r)));
             }
             if z < nearest.0 {

@@ -22,12 +22,6 @@ use std::fmt::Write as _;
 
 /// Ridge penalties tried (times the number of fit samples), the validation part picks one.
 pub const RIDGE_GRID: [f64; 6] = [0.001, 0.01, 0.03, 0.1, 0.3, 1.0];
-/// Factors on the interval's half-width (times 1.645 sd) tried on the validation part.
-pub const INTERVAL_FACTORS: [f64; 13] =
-    [0.85, 0.875, 0.9, 0.925, 0.95, 0.975, 1.0, 1.025, 1.05, 1.075, 1.1, 1.125, 1.15];
-/// A band needs this many validation samples to steer the interval width (the issue's coverage
-/// target holds in every band with at least 100 samples).
-pub const MIN_BAND_SAMPLES: usize = 100;
 /// Numbers of games in the error-versus-games table.
 pub const GAME_COUNTS: [usize; 5] = [1, 2, 5, 10, 20];
 /// Games in the rolling per-player window.
@@ -213,7 +207,7 @@ fn fit_spread(m: &mut GameModel, val: &[&Sample]) {
     let abs: Vec<(f64, f64)> =
         pts.iter().map(|&(d, s)| (d, (s - a - b * d).abs() * (std::f64::consts::PI / 2.0).sqrt())).collect();
     let (c, d) = line(&abs);
-    m.spread = Spread { a, b, c, d, rho: 0.0, interval_z: game_model::Z90 };
+    m.spread = Spread { a, b, c, d, rho: 0.0 };
     let mut by_player: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for s in val {
         let (mu, sd) = (a + b * (s.rating - pm), (c + d * (s.rating - pm)).max(game_model::MIN_SPREAD));
@@ -235,36 +229,6 @@ fn fit_spread(m: &mut GameModel, val: &[&Sample]) {
 /// 200-point band of a rating.
 fn band(r: f64) -> i64 {
     (r / 200.0).floor() as i64 * 200
-}
-
-/// Coverage of single-game intervals per band: (band, samples, covered fraction).
-fn coverage_by_band(m: &GameModel, set: &[&Sample]) -> Vec<(i64, usize, f64)> {
-    let mut by: BTreeMap<i64, (usize, usize)> = BTreeMap::new();
-    for s in set {
-        let e = m.estimate(&[m.score(&s.x)]);
-        let c = by.entry(band(s.rating)).or_default();
-        c.0 += 1;
-        c.1 += usize::from(e.lo <= s.rating && s.rating <= e.hi);
-    }
-    by.into_iter().map(|(b, (n, k))| (b, n, k as f64 / n as f64)).collect()
-}
-
-/// The interval's half-width: the factor on 1.645 sd whose worst band (with enough validation
-/// samples) is closest to the nominal coverage.
-fn fit_interval(m: &mut GameModel, val: &[&Sample]) {
-    let mut best = (f64::INFINITY, game_model::Z90);
-    for &f in &INTERVAL_FACTORS {
-        m.spread.interval_z = game_model::Z90 * f;
-        let worst = coverage_by_band(m, val)
-            .iter()
-            .filter(|(_, n, _)| *n >= MIN_BAND_SAMPLES)
-            .map(|(_, _, c)| (c - game_model::COVERAGE).abs())
-            .fold(0.0, f64::max);
-        if worst < best.0 - 1e-9 {
-            best = (worst, m.spread.interval_z);
-        }
-    }
-    m.spread.interval_z = best.1;
 }
 
 /// What the held-out part shows.
@@ -453,7 +417,6 @@ pub fn train(samples: &[Sample], template: &GameModel, seed: u64) -> Result<Trai
     }
     let (_, mut model) = best.expect("a ridge value");
     fit_spread(&mut model, &val);
-    fit_interval(&mut model, &val);
     let test_eval = evaluate(&model, &test, pm, seed);
     Ok(Trained { model, validation_mae, test: test_eval, parts: (fit.len(), val.len(), test.len()) })
 }
@@ -482,7 +445,7 @@ pub fn report(t: &Trained, data: &str, analysis: &str) -> String {
     let _ = writeln!(
         s,
         "- ridge {} (validation MAE by ridge: {}); spread: score = {:.1} {:+.3}·(R − {:.0}), sd {:.1} {:+.3}·(R − {:.0}); \
-         ρ between one player's games {:.3}; 90 % intervals: confidence intervals from that spread, ± {:.3} sd",
+         ρ between one player's games {:.3}; 90 % intervals: confidence intervals from that spread",
         m.ridge,
         t.validation_mae.iter().map(|(r, v)| format!("{r}: {v:.1}")).collect::<Vec<_>>().join(", "),
         m.spread.a,
@@ -491,8 +454,7 @@ pub fn report(t: &Trained, data: &str, analysis: &str) -> String {
         m.spread.c,
         m.spread.d,
         m.population.mean,
-        m.spread.rho,
-        m.spread.interval_z
+        m.spread.rho
     );
     let _ = writeln!(s, "\n## Test part (never seen by the fit)\n");
     let _ = writeln!(
