@@ -303,6 +303,16 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_residual_table_is_refused() {
+        let text = crate::human_time::builtin_text();
+        let line = text.lines().find(|l| l.starts_with("residual = ")).expect("v2 has a table");
+        let swap = |new: &str| TimeModel::parse(&text.replace(line, new)).unwrap_err();
+        assert!(swap("residual = [3.0, 1.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]").contains("non-decreasing"));
+        assert!(swap("residual = [1.0, 2.0]").contains("at least 9"));
+        assert!(TimeModel::parse(&text.replace(line, "")).unwrap().residual.is_empty(), "a v1-style file parses");
+    }
+
+    #[test]
     fn a_residual_table_sets_the_shape() {
         // Quantiles of z at 1/10, 3/10, ..., 9/10; μ = 1, σ = 0.5, so t > 1 s means z > −2.
         let table = [-4.0, -2.0, 0.0, 1.0, 3.0];
