@@ -99,6 +99,10 @@ pub trait Oracle: Send {
     /// Values the position reached from `root` by `moves` (history given so that repetitions
     /// count). The position is never checkmate or stalemate: callers handle terminal positions.
     fn evaluate(&mut self, root: &Chess, moves: &[Move], budget: Budget) -> Result<Eval, String>;
+
+    /// Forgets everything learnt from earlier positions (hash table, history), so that the
+    /// answers for one game do not depend on which games this oracle saw before it.
+    fn new_game(&mut self) -> Result<(), String>;
 }
 
 /// A short fingerprint of the internal search and evaluation: a hash of the node counts, scores
@@ -154,6 +158,11 @@ impl Oracle for InternalOracle {
         };
         let r = self.searcher.analyse(&game, &limits);
         Ok(Eval { score: r.score, best: r.best })
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        self.searcher.clear();
+        Ok(())
     }
 }
 
@@ -327,6 +336,11 @@ pub fn parse_info_score(line: &str) -> Option<i32> {
 impl Oracle for UciOracle {
     fn name(&self) -> String {
         self.command.clone()
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        self.send("ucinewgame")?;
+        self.sync()
     }
 
     fn evaluate(&mut self, root: &Chess, moves: &[Move], budget: Budget) -> Result<Eval, String> {

@@ -2,7 +2,7 @@
 //! hand-made positions (forced move, mate, decided position, ordinary move).
 
 use sparring::score::MATE;
-use sparring::tools::estimate::analyse::{EvalCache, Exclusion, Pairing, Settings, analyse_game, judge_ply};
+use sparring::tools::estimate::analyse::{EvalMemo, Exclusion, Pairing, Settings, analyse_game, judge_ply};
 use sparring::tools::estimate::model::{StrengthModel, scaled_error};
 use sparring::tools::estimate::pgn::{PgnGame, read_games};
 use sparring::tools::oracle::{Budget, InternalOracle};
@@ -66,9 +66,9 @@ fn game(pgn: &str) -> PgnGame {
 
 fn analyse(pgn: &str, depth: i32) -> sparring::tools::estimate::analyse::GameAnalysis {
     let mut oracle = InternalOracle::new(4);
-    let cache = EvalCache::new(1000);
+    let mut cache = EvalMemo::new(1000);
     let settings = Settings { budget: Budget::Depth(depth), pairing: Pairing::Exact, player: None, human_model: false };
-    analyse_game(&mut oracle, &cache, &game(pgn), &settings, &StrengthModel::pawnbook()).unwrap()
+    analyse_game(&mut oracle, &mut cache, &game(pgn), &settings, &StrengthModel::pawnbook()).unwrap()
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn internal_oracle_ordinary_and_blunder() {
 #[test]
 fn player_filter_skips_the_other_side() {
     let mut oracle = InternalOracle::new(4);
-    let cache = EvalCache::new(0);
+    let mut cache = EvalMemo::new(0);
     let g = game("[White \"Ann\"]\n[Black \"Bo\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n");
     let settings = Settings {
         budget: Budget::Depth(3),
@@ -130,8 +130,63 @@ fn player_filter_skips_the_other_side() {
         player: Some("bo".to_string()),
         human_model: false,
     };
-    let a = analyse_game(&mut oracle, &cache, &g, &settings, &StrengthModel::pawnbook()).unwrap();
+    let a = analyse_game(&mut oracle, &mut cache, &g, &settings, &StrengthModel::pawnbook()).unwrap();
     assert!(!a.sides[0].analysed && a.sides[1].analysed);
     assert!(a.plies.iter().filter(|p| p.color == "white").all(|p| p.excluded == Some(Exclusion::Skipped)));
     assert!(a.plies.iter().filter(|p| p.color == "black").all(|p| p.cp_loss.is_some()));
+}
+
+/// Short games that share openings, so a cache or hash table carried from one game to the next
+/// would change what the later games are told.
+const SHARED_OPENINGS: [&str; 4] = [
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *",
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 8. Nb3 Qxd1 *",
+    "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d4 exd4 6. cxd4 Bb4+ 7. Bd2 Bxd2+ *",
+    "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3 h6 7. Bh4 b6 8. cxd5 Nxd5 *",
+];
+
+/// A game's analysis does not depend on the games the same oracle analysed before it (the
+/// defect: `strength --jobs 2` gave different figures from run to run).
+#[test]
+fn a_game_is_analysed_the_same_whatever_came_before() {
+    let settings = Settings { budget: Budget::Depth(5), pairing: Pairing::Exact, player: None, human_model: false };
+    let model = StrengthModel::pawnbook();
+    let alone = {
+        let mut oracle = InternalOracle::new(4);
+        let mut cache = EvalMemo::new(1000);
+        analyse_game(&mut oracle, &mut cache, &game(SHARED_OPENINGS[1]), &settings, &model).unwrap()
+    };
+    let mut oracle = InternalOracle::new(4);
+    let mut cache = EvalMemo::new(1000);
+    for pgn in [SHARED_OPENINGS[0], SHARED_OPENINGS[2], SHARED_OPENINGS[3]] {
+        analyse_game(&mut oracle, &mut cache, &game(pgn), &settings, &model).unwrap();
+    }
+    let after = analyse_game(&mut oracle, &mut cache, &game(SHARED_OPENINGS[1]), &settings, &model).unwrap();
+    let values = |a: &sparring::tools::estimate::analyse::GameAnalysis| {
+        a.plies.iter().map(|p| (p.best.clone(), p.value, p.played_value, p.cp_loss)).collect::<Vec<_>>()
+    };
+    assert_eq!(values(&alone), values(&after));
+}
+
+/// Through the binary: one job and three jobs write the same per-ply table, byte for byte.
+#[test]
+fn jobs_do_not_change_the_analysis() {
+    let dir = std::env::temp_dir().join(format!("sparring-jobs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let text: String = SHARED_OPENINGS.iter().cycle().take(8).map(|g| format!("{g}\n\n")).collect();
+    std::fs::write(&pgn, text).unwrap();
+    let run = |jobs: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+            .args(["strength", pgn.to_str().unwrap(), "--model", "refit", "--depth", "5", "--plies"])
+            .args(["--format", "csv", "--quiet", "--jobs", jobs])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = run("1");
+    assert!(one.lines().count() > 100, "{one}");
+    assert_eq!(one, run("3"));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,6 +2,11 @@
 //! loss, eligibility and scaled error; then per-game-side statistics. Games are spread over
 //! `jobs` worker threads, each with its own oracle that it reuses for all its games.
 //!
+//! Every game is analysed as if it were the only one: the oracle starts each game afresh
+//! ([`Oracle::new_game`]) and the memo of oracle answers lives for one game. So a game's figures
+//! depend on nothing but the game and the settings — not on `jobs`, on which worker took it, or on
+//! the games before it.
+//!
 //! Valuing the played move ("pairing"):
 //! - `exact` (default): the position is searched with budget B and gives the best move and the
 //!   position value V. If the played move is the best move its value is V (loss 0); otherwise the
@@ -11,8 +16,8 @@
 //!   negated value of the next position, which that ply needs anyway (one search per ply; the
 //!   played move is then looked at one ply deeper than the best move).
 //!
-//! Results are cached by (Zobrist key, budget) across games and workers, so shared openings and
-//! transpositions are searched once; the internal searcher's hash table is reused as well.
+//! Within a game, results are memoised by (Zobrist key, budget), so a repeated position is searched
+//! once, and the internal searcher's hash table carries from ply to ply.
 
 use super::model::{self, SideStats, Strength, StrengthModel};
 use super::pgn::{GameError, PgnGame};
@@ -147,38 +152,34 @@ pub struct Settings {
     pub human_model: bool,
 }
 
-/// Oracle results shared by all workers, keyed by (Zobrist key, budget).
-pub struct EvalCache {
-    map: Mutex<HashMap<(u64, Budget), Eval>>,
+/// One game's memo of oracle answers, keyed by (Zobrist key, budget). [`analyse_game`] empties
+/// it at the start of every game; the hit and miss counts add up over games.
+pub struct EvalMemo {
+    map: HashMap<(u64, Budget), Eval>,
     capacity: usize,
-    pub hits: AtomicU64,
-    pub misses: AtomicU64,
+    pub hits: u64,
+    pub misses: u64,
 }
 
-impl EvalCache {
-    pub fn new(capacity: usize) -> EvalCache {
-        EvalCache { map: Mutex::new(HashMap::new()), capacity, hits: AtomicU64::new(0), misses: AtomicU64::new(0) }
+impl EvalMemo {
+    /// A memo of at most `capacity` answers (0: no memo).
+    pub fn new(capacity: usize) -> EvalMemo {
+        EvalMemo { map: HashMap::new(), capacity, hits: 0, misses: 0 }
     }
 
-    fn get(&self, key: (u64, Budget)) -> Option<Eval> {
-        let r = self.map.lock().ok()?.get(&key).copied();
+    fn get(&mut self, key: (u64, Budget)) -> Option<Eval> {
+        let r = self.map.get(&key).copied();
         if r.is_some() {
-            self.hits.fetch_add(1, Ordering::Relaxed);
+            self.hits += 1;
         } else {
-            self.misses.fetch_add(1, Ordering::Relaxed);
+            self.misses += 1;
         }
         r
     }
 
-    fn put(&self, key: (u64, Budget), e: Eval) {
-        if self.capacity == 0 {
-            return;
-        }
-        if let Ok(mut m) = self.map.lock() {
-            if m.len() >= self.capacity {
-                m.clear();
-            }
-            m.insert(key, e);
+    fn put(&mut self, key: (u64, Budget), e: Eval) {
+        if self.map.len() < self.capacity {
+            self.map.insert(key, e);
         }
     }
 }
@@ -192,7 +193,7 @@ struct GameCtx<'a> {
 
 impl GameCtx<'_> {
     /// Value of position `i` (after `i` plies) for its side to move, with the oracle's best move.
-    fn eval(&self, oracle: &mut dyn Oracle, cache: &EvalCache, i: usize, budget: Budget) -> Result<Eval, String> {
+    fn eval(&self, oracle: &mut dyn Oracle, cache: &mut EvalMemo, i: usize, budget: Budget) -> Result<Eval, String> {
         let pos = &self.positions[i];
         if pos.is_checkmate() {
             return Ok(Eval { score: -MATE, best: None });
@@ -214,14 +215,17 @@ fn matches_player(filter: &Option<String>, name: &str) -> bool {
     filter.as_ref().is_none_or(|f| f.eq_ignore_ascii_case(name.trim()))
 }
 
-/// Analyses one game with the given oracle.
+/// Analyses one game with the given oracle, which it first starts afresh ([`Oracle::new_game`]);
+/// `cache` is emptied too, so the result depends on the game and the settings only.
 pub fn analyse_game(
     oracle: &mut dyn Oracle,
-    cache: &EvalCache,
+    cache: &mut EvalMemo,
     game: &PgnGame,
     settings: &Settings,
     model: &StrengthModel,
 ) -> Result<GameAnalysis, String> {
+    oracle.new_game()?;
+    cache.map.clear();
     let mut positions = Vec::with_capacity(game.moves.len() + 1);
     let mut pos = game.root.clone();
     positions.push(pos.clone());
@@ -345,7 +349,6 @@ pub fn analyse_all(
 ) -> Result<(Vec<Result<GameAnalysis, GameError>>, RunStats), String> {
     let start = std::time::Instant::now();
     let jobs = opts.jobs.max(1).min(games.len().max(1));
-    let cache = EvalCache::new(opts.cache_entries);
     let total_plies: usize = games.iter().map(|g| g.moves.len()).sum();
     let pb = if opts.progress {
         let pb = indicatif::ProgressBar::new(total_plies as u64);
@@ -364,6 +367,7 @@ pub fn analyse_all(
     let failed = AtomicBool::new(false);
     let slots: Mutex<Vec<Option<Result<GameAnalysis, GameError>>>> = Mutex::new(vec![None; games.len()]);
     let startup_error: Mutex<Option<String>> = Mutex::new(None);
+    let (hits, misses) = (AtomicU64::new(0), AtomicU64::new(0));
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {
@@ -377,22 +381,25 @@ pub fn analyse_all(
                         return;
                     }
                 };
+                let mut memo = EvalMemo::new(opts.cache_entries);
                 loop {
                     if failed.load(Ordering::SeqCst) {
-                        return;
+                        break;
                     }
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= games.len() {
-                        return;
+                        break;
                     }
                     let g = &games[i];
-                    let r = analyse_game(oracle.as_mut(), &cache, g, settings, model)
+                    let r = analyse_game(oracle.as_mut(), &mut memo, g, settings, model)
                         .map_err(|message| GameError { number: g.number, message });
                     pb.inc(g.moves.len() as u64);
                     if let Ok(mut v) = slots.lock() {
                         v[i] = Some(r);
                     }
                 }
+                hits.fetch_add(memo.hits, Ordering::Relaxed);
+                misses.fetch_add(memo.misses, Ordering::Relaxed);
             });
         }
     });
@@ -413,8 +420,8 @@ pub fn analyse_all(
         plies: total_plies,
         seconds,
         plies_per_second: if seconds > 0.0 { total_plies as f64 / seconds } else { 0.0 },
-        cache_hits: cache.hits.load(Ordering::Relaxed),
-        cache_misses: cache.misses.load(Ordering::Relaxed),
+        cache_hits: hits.into_inner(),
+        cache_misses: misses.into_inner(),
     };
     Ok((results, stats))
 }

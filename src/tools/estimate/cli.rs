@@ -37,8 +37,8 @@ pub struct OracleArgs {
     /// Hash table per worker, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// Entries of the shared transposition-keyed result cache (0 disables it).
-    #[arg(long, default_value_t = 2_000_000)]
+    /// Entries of each game's memo of oracle answers (0 disables it).
+    #[arg(long, default_value_t = 100_000)]
     pub cache: usize,
     /// Analyse only games whose number n (1-based) has n % EVERY == OFFSET.
     #[arg(long, default_value_t = 1)]
