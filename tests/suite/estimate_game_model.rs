@@ -92,8 +92,8 @@ fn planted(seed: u64) -> Vec<Sample> {
 #[test]
 fn training_learns_a_planted_signal_deterministically() {
     let samples = planted(11);
-    let a = train::train(&samples, &GameModel::shipped(), 1).unwrap();
-    let b = train::train(&samples, &GameModel::shipped(), 1).unwrap();
+    let a = train::train(&samples, &GameModel::shipped(), &[], 1).unwrap();
+    let b = train::train(&samples, &GameModel::shipped(), &[], 1).unwrap();
     assert_eq!(serde_json::to_string(&a.model).unwrap(), serde_json::to_string(&b.model).unwrap());
     let t = &a.test;
     assert!(t.mae < 0.85 * t.mae_baseline, "MAE {} vs baseline {}", t.mae, t.mae_baseline);
@@ -104,7 +104,7 @@ fn training_learns_a_planted_signal_deterministically() {
     let ten = t.by_games.iter().find(|r| r.0 == 10).unwrap().2;
     assert!(ten < 0.7 * one, "1 game {one}, 10 games {ten}");
     // Too little data is refused with the counts.
-    let err = train::train(&samples[..300], &GameModel::shipped(), 1).err().unwrap();
+    let err = train::train(&samples[..300], &GameModel::shipped(), &[], 1).err().unwrap();
     assert!(err.contains("too few"), "{err}");
 }
 
@@ -135,4 +135,73 @@ fn shipped_model_names_its_scale_and_warns_outside_it() {
     assert!(m.outside(&[1400.0, 1500.0, 1600.0]).is_none());
     let w = m.outside(&[2600.0; 20]).expect("a warning");
     assert!(w.contains("outside") && w.contains("train"), "{w}");
+}
+
+/// The game model's human-model features agree with the policy's own probabilities: the
+/// log-likelihood of the move played at a grid rating, the entropy and the best move's
+/// log-likelihood at the difficulty rating, on every ply of a short game; an unwanted ply is
+/// left unscored.
+#[test]
+fn human_scores_match_the_policy_model() {
+    use shakmaty::Position;
+    use sparring::tools::estimate::analyse::PlyRecord;
+    use sparring::tools::estimate::game_model::{DIFFICULTY_RATING, human_scores};
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n";
+    let g = sparring::tools::estimate::pgn::read_games(pgn.as_bytes()).unwrap().pop().unwrap().unwrap();
+    let plies: Vec<PlyRecord> = (0..g.moves.len())
+        .map(|i| PlyRecord {
+            ply: i + 1,
+            color: if i % 2 == 0 { "white" } else { "black" },
+            played: String::new(),
+            best: Some(if i % 2 == 0 { "d2d4" } else { "d7d5" }.to_string()),
+            value: None,
+            played_value: None,
+            cp_loss: Some(0),
+            eligible: i != 3,
+            excluded: None,
+            scaled_error: Some(0.0),
+        })
+        .collect();
+    let scores = human_scores(&g.root, &g.moves, &plies);
+    let model = sparring::profile::human_model::builtin().unwrap();
+    let mut game = sparring::board::Game::new(g.root.clone());
+    for (i, &played) in g.moves.iter().enumerate() {
+        let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
+        let at = legal.iter().position(|m| *m == played).unwrap();
+        if i == 3 {
+            assert!(scores[i].ll.iter().all(|x| x.is_nan()) && scores[i].entropy.is_nan());
+        } else {
+            for r in [900.0, 1500.0, 2400.0] {
+                let lp = model.game_log_probs(&game, &legal, r);
+                assert!((scores[i].at(r) - lp[at]).abs() < 1e-9, "ply {i} R {r}");
+            }
+            let lp = model.game_log_probs(&game, &legal, DIFFICULTY_RATING);
+            let h: f64 = -lp.iter().map(|l| l.exp() * l).sum::<f64>();
+            assert!((scores[i].entropy - h).abs() < 1e-9, "ply {i}");
+            let best = if i % 2 == 0 { "d2d4" } else { "d7d5" };
+            let b = legal.iter().position(|m| sparring::board::notation::uci(*m) == best).unwrap();
+            assert!((scores[i].best_ll - lp[b]).abs() < 1e-9, "ply {i}");
+        }
+        game.make(played);
+    }
+}
+
+/// A model file may name any subset of the build's features; an unknown name is refused.
+#[test]
+fn a_model_reads_the_features_it_names() {
+    let mut m = GameModel::shipped();
+    let all = feature_names();
+    let some = vec![all[1].clone(), all[20].clone()];
+    m.use_features(some.clone()).unwrap();
+    m.mean = vec![0.0, 0.0];
+    m.sd = vec![1.0, 1.0];
+    m.weights = vec![1500.0, 10.0, -20.0];
+    let json = serde_json::to_string(&m).unwrap();
+    let back = GameModel::from_json(&json).unwrap();
+    let mut x = vec![f64::NAN; all.len()];
+    x[1] = 2.0;
+    x[20] = 3.0;
+    assert_eq!(back.score(&x), 1500.0 + 20.0 - 60.0);
+    let bad = json.replace(&all[20], "own.no_such_feature");
+    assert!(GameModel::from_json(&bad).unwrap_err().contains("no_such_feature"));
 }

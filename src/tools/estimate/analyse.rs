@@ -135,10 +135,10 @@ pub struct GameAnalysis {
     pub result: String,
     pub plies: Vec<PlyRecord>,
     pub sides: [SideResult; 2],
-    /// Per ply, the human move model's log-likelihood of the move at the game model's ratings
-    /// (`game_model::human_log_likelihoods`); empty unless the game model asked for it.
+    /// Per ply, the human move model's view of the move (`game_model::human_scores`); empty
+    /// unless the game model asked for it.
     #[serde(skip)]
-    pub human_ll: Vec<[f64; 6]>,
+    pub human_ll: Vec<super::game_model::HumanPly>,
 }
 
 /// What each analysis uses.
@@ -302,8 +302,7 @@ pub fn analyse_game(
         }
     });
     let human_ll = if settings.human_model {
-        let wanted = super::game_model::human_plies(&plies, game.moves.len());
-        super::game_model::human_log_likelihoods(&game.root, &game.moves, &wanted)
+        super::game_model::human_scores(&game.root, &game.moves, &plies)
     } else {
         Vec::new()
     };

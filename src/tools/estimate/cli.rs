@@ -149,6 +149,12 @@ pub struct TrainCli {
     /// Seed of the bootstrap intervals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Leave out every feature whose name contains this text (repeatable; for ablations).
+    #[arg(long, value_name = "TEXT")]
+    pub without: Vec<String>,
+    /// Write every rated side's features (CSV: game, part, player, rating, then each feature).
+    #[arg(long, value_name = "CSV")]
+    pub features_out: Option<PathBuf>,
 }
 
 fn run_train(c: TrainCli) -> Result<(), String> {
@@ -191,7 +197,11 @@ fn run_train(c: TrainCli) -> Result<(), String> {
     template.pairing = setup.settings.pairing.as_str().to_string();
     template.oracle_fingerprint = (template.oracle == "internal").then(crate::tools::oracle::internal_fingerprint);
     template.fitted = None;
-    let mut t = super::train::train(&samples, &template, c.seed)?;
+    if let Some(p) = &c.features_out {
+        std::fs::write(p, super::train::features_csv(&samples))
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    let mut t = super::train::train(&samples, &template, &c.without, c.seed)?;
     let data = c.file.display().to_string();
     t.model.fitted = Some(serde_json::json!({
         "data": data,

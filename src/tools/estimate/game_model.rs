@@ -58,6 +58,47 @@ pub const GAME_FEATURES: [&str; 3] = ["result", "white", "ln_game_plies"];
 /// Ratings at which the human move model scores each played move: the side's mean
 /// `ln P_human(played | position, R)` at each is a feature (`own.human_ll_R`).
 pub const HUMAN_RATINGS: [f64; 6] = [900.0, 1200.0, 1500.0, 1800.0, 2100.0, 2400.0];
+/// The rating grid on which each ply's likelihood is kept: 800-2400 (the human model's knots'
+/// range; it is flat beyond) in steps of [`HUMAN_GRID_STEP`]. [`HUMAN_RATINGS`] lie on it.
+pub const HUMAN_GRID_LO: f64 = 800.0;
+pub const HUMAN_GRID_STEP: f64 = 50.0;
+pub const HUMAN_GRID_N: usize = 33;
+/// The rating at which the human model judges a position's difficulty (its entropy, and how
+/// likely people are to find the oracle's best move).
+pub const DIFFICULTY_RATING: f64 = 1500.0;
+/// A ply is "easy" when people of [`DIFFICULTY_RATING`] play the oracle's best move with at
+/// least this probability, "hard" otherwise.
+pub const EASY_BEST_PROBABILITY: f64 = 0.5;
+/// Per-side features from the human model, after the `human_ll_R` ones: the side's maximum
+/// likelihood rating on the grid, the mean entropy of the model's move distribution, the mean
+/// `ln P(best)`, and the mean scaled error on easy and on hard plies.
+pub const HUMAN_SIDE_FEATURES: [&str; 5] = ["human_mle", "human_entropy", "human_best_ll", "ase_easy", "ase_hard"];
+
+/// The grid rating of index `i`.
+pub fn human_grid(i: usize) -> f64 {
+    HUMAN_GRID_LO + HUMAN_GRID_STEP * i as f64
+}
+
+/// The human model's view of one ply; every value `NaN` where it was not scored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HumanPly {
+    /// `ln P_human(played | position, R)` for R on the grid ([`human_grid`]).
+    pub ll: [f64; HUMAN_GRID_N],
+    /// Entropy (nats) of the model's move distribution at [`DIFFICULTY_RATING`].
+    pub entropy: f64,
+    /// `ln P_human(oracle's best move)` at [`DIFFICULTY_RATING`].
+    pub best_ll: f64,
+}
+
+impl HumanPly {
+    pub const UNSCORED: HumanPly = HumanPly { ll: [f64::NAN; HUMAN_GRID_N], entropy: f64::NAN, best_ll: f64::NAN };
+
+    /// The log-likelihood at one of [`HUMAN_RATINGS`] (or any grid rating).
+    pub fn at(&self, rating: f64) -> f64 {
+        let i = ((rating - HUMAN_GRID_LO) / HUMAN_GRID_STEP).round().clamp(0.0, (HUMAN_GRID_N - 1) as f64);
+        self.ll[i as usize]
+    }
+}
 /// Last ply of the opening and of the middlegame for the phase features.
 pub const OPENING_LAST_PLY: usize = 20;
 pub const MIDDLEGAME_LAST_PLY: usize = 60;
@@ -74,6 +115,9 @@ pub fn feature_names() -> Vec<String> {
     for who in ["own", "opp"] {
         v.extend(HUMAN_RATINGS.iter().map(|r| format!("{who}.human_ll_{r:.0}")));
     }
+    for who in ["own", "opp"] {
+        v.extend(HUMAN_SIDE_FEATURES.iter().map(|f| format!("{who}.{f}")));
+    }
     v
 }
 
@@ -89,33 +133,35 @@ pub fn human_plies(plies: &[PlyRecord], moves: usize) -> Vec<bool> {
     wanted
 }
 
-/// `log_softmax(logits)[at]`, computed exactly as [`crate::policy::human::log_softmax`] does,
-/// without building the whole vector.
-fn log_softmax_at(logits: &[f64], at: usize) -> f64 {
+/// `ln Σ exp(logits)`, stable.
+fn log_sum_exp(logits: &[f64]) -> f64 {
     let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let z = logits.iter().map(|l| (l - top).exp()).sum::<f64>().ln() + top;
-    logits[at] - z
+    logits.iter().map(|l| (l - top).exp()).sum::<f64>().ln() + top
 }
 
-/// For every ply of a game, `ln P_human(played | position, R)` at each of [`HUMAN_RATINGS`] under
-/// the built-in human move model (its own depth-1 look, the moves before as history); `NaN` where
-/// the model is unavailable, the move was forced, or the ply is not `wanted` (a ply beyond
-/// `wanted` counts as wanted). The look, a cleared depth-1 search of every legal move, is most of
-/// the cost, so it is taken only on the plies the game model reads ([`human_plies`]); the values
-/// of those plies do not depend on which others are scored.
-pub fn human_log_likelihoods(root: &shakmaty::Chess, moves: &[shakmaty::Move], wanted: &[bool]) -> Vec<[f64; 6]> {
+/// For every ply of a game, the human move model's view ([`HumanPly`]): under the built-in model
+/// (its own depth-1 look, the moves before as history), the log-likelihood of the move played at
+/// every grid rating, the entropy of the distribution and the log-likelihood of the oracle's best
+/// move (`plies[i].best`) at [`DIFFICULTY_RATING`]. Unscored where the model is unavailable, the
+/// move was forced, or the ply is not one the game model reads ([`human_plies`]). The look, a
+/// cleared depth-1 search of every legal move, is most of the cost, so it is taken only on those
+/// plies; the values of a ply do not depend on which others are scored. The logits are linear in
+/// the rating between the model's knots, so they are computed at the knots and interpolated.
+pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[PlyRecord]) -> Vec<HumanPly> {
     use crate::policy::human::features::{self, History};
     use shakmaty::Position;
     let Ok(model) = crate::profile::human_model::builtin() else {
-        return vec![[f64::NAN; 6]; moves.len()];
+        return vec![HumanPly::UNSCORED; moves.len()];
     };
-    let bases = HUMAN_RATINGS.map(|r| model.basis(r));
+    let wanted = human_plies(plies, moves.len());
+    let bases: Vec<_> = (0..HUMAN_GRID_N).map(|i| model.basis(human_grid(i))).collect();
+    let difficulty = model.basis(DIFFICULTY_RATING);
     let mut game = crate::board::Game::new(root.clone());
     let (mut active, mut starts, mut logits) = (Vec::new(), Vec::new(), Vec::new());
     let mut out = Vec::with_capacity(moves.len());
     for (i, &played) in moves.iter().enumerate() {
-        let mut row = [f64::NAN; 6];
-        if wanted.get(i).copied().unwrap_or(true) {
+        let mut row = HumanPly::UNSCORED;
+        if wanted[i] {
             let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
             let at = legal.iter().position(|m| *m == played);
             if let (Some(at), true) = (at, legal.len() > 1) {
@@ -124,7 +170,15 @@ pub fn human_log_likelihoods(root: &shakmaty::Chess, moves: &[shakmaty::Move], w
                 for (k, basis) in bases.iter().enumerate() {
                     logits.clear();
                     logits.extend(starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], basis)));
-                    row[k] = log_softmax_at(&logits, at);
+                    row.ll[k] = logits[at] - log_sum_exp(&logits);
+                }
+                logits.clear();
+                logits.extend(starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], &difficulty)));
+                let z = log_sum_exp(&logits);
+                row.entropy = -logits.iter().map(|l| (l - z).exp() * (l - z)).sum::<f64>();
+                let best = plies.get(i).and_then(|p| p.best.as_deref());
+                if let Some(b) = best.and_then(|b| legal.iter().position(|m| crate::board::notation::uci(*m) == b)) {
+                    row.best_ll = logits[b] - z;
                 }
             }
         }
@@ -139,14 +193,55 @@ fn human_summary(g: &GameAnalysis, white: bool) -> [f64; 6] {
     let mut sum = [0.0; 6];
     let mut n = 0usize;
     for p in g.plies.iter().filter(|p| p.eligible && (p.color == "white") == white) {
-        if let Some(row) = g.human_ll.get(p.ply - 1).filter(|r| r.iter().all(|x| x.is_finite())) {
-            for k in 0..6 {
-                sum[k] += row[k];
+        if let Some(row) = g.human_ll.get(p.ply - 1).filter(|r| r.ll.iter().all(|x| x.is_finite())) {
+            for (k, r) in HUMAN_RATINGS.iter().enumerate() {
+                sum[k] += row.at(*r);
             }
             n += 1;
         }
     }
     if n == 0 { [f64::NAN; 6] } else { sum.map(|x| x / n as f64) }
+}
+
+/// The human-model side features ([`HUMAN_SIDE_FEATURES`]) of one colour's eligible plies
+/// (`NaN`s when none was scored).
+fn human_side(g: &GameAnalysis, white: bool) -> [f64; 5] {
+    let mut total = [0.0; HUMAN_GRID_N];
+    let (mut n, mut entropy, mut best, mut nb) = (0usize, 0.0, 0.0, 0usize);
+    let (mut easy, mut hard) = (Vec::new(), Vec::new());
+    let mut all = Vec::new();
+    for p in g.plies.iter().filter(|p| p.eligible && (p.color == "white") == white) {
+        let Some(row) = g.human_ll.get(p.ply - 1).filter(|r| r.ll.iter().all(|x| x.is_finite())) else { continue };
+        for (t, l) in total.iter_mut().zip(&row.ll) {
+            *t += l;
+        }
+        n += 1;
+        entropy += row.entropy;
+        let e = p.cp_loss.map(|l| scaled_error(l.clamp(0, LOSS_CAP)));
+        if let Some(e) = e {
+            all.push(e);
+        }
+        if row.best_ll.is_finite() {
+            best += row.best_ll;
+            nb += 1;
+            if let Some(e) = e {
+                if row.best_ll.exp() >= EASY_BEST_PROBABILITY { easy.push(e) } else { hard.push(e) }
+            }
+        }
+    }
+    if n == 0 {
+        return [f64::NAN; 5];
+    }
+    let mean_or = |v: &[f64], fallback: f64| if v.is_empty() { fallback } else { v.iter().sum::<f64>() / v.len() as f64 };
+    let ase = mean_or(&all, f64::NAN);
+    let mle = (0..HUMAN_GRID_N).max_by(|&a, &b| total[a].total_cmp(&total[b])).map_or(f64::NAN, human_grid);
+    [
+        mle,
+        entropy / n as f64,
+        if nb > 0 { best / nb as f64 } else { f64::NAN },
+        mean_or(&easy, ase),
+        mean_or(&hard, ase),
+    ]
 }
 
 /// Mean scaled error of the losses of the plies in `lo..=hi`, `fallback` when there are none.
@@ -212,6 +307,8 @@ pub fn features(g: &GameAnalysis, white: bool) -> Option<Vec<f64>> {
     v.extend([result, if white { 1.0 } else { 0.0 }, (g.plies.len().max(1) as f64).ln()]);
     v.extend(human_summary(g, white));
     v.extend(human_summary(g, !white));
+    v.extend(human_side(g, white));
+    v.extend(human_side(g, !white));
     Some(v)
 }
 
@@ -254,7 +351,12 @@ pub struct GameModel {
     pub pairing: String,
     #[serde(default)]
     pub oracle_fingerprint: Option<String>,
+    /// The features the model reads, by name: any subset of this build's [`feature_names`], so a
+    /// model fitted on fewer features still loads.
     pub features: Vec<String>,
+    /// Where each of `features` lies in the full feature vector ([`features`]).
+    #[serde(skip)]
+    pub index: Vec<usize>,
     pub mean: Vec<f64>,
     pub sd: Vec<f64>,
     /// Intercept first, then one weight per standardised feature.
@@ -286,11 +388,9 @@ impl GameModel {
         if m.format != FORMAT {
             return Err(format!("game model format '{}' not supported (expected '{FORMAT}')", m.format));
         }
-        let names = feature_names();
-        if m.features != names {
-            return Err(format!("game model features {:?} are not this build's {:?}", m.features, names));
-        }
-        let k = names.len();
+        let mut m = m;
+        m.use_features(m.features.clone())?;
+        let k = m.features.len();
         if m.mean.len() != k || m.sd.len() != k || m.weights.len() != k + 1 {
             return Err("game model: feature, mean, sd and weight lists differ in length".to_string());
         }
@@ -300,15 +400,29 @@ impl GameModel {
         Ok(m)
     }
 
+    /// Makes the model read the features named `names` (each one of this build's).
+    pub fn use_features(&mut self, names: Vec<String>) -> Result<(), String> {
+        let all = feature_names();
+        let index = names
+            .iter()
+            .map(|n| all.iter().position(|a| a == n).ok_or_else(|| format!("game model feature '{n}' is unknown to this build")))
+            .collect::<Result<Vec<usize>, String>>()?;
+        self.features = names;
+        self.index = index;
+        Ok(())
+    }
+
     pub fn save(&self, path: &Path) -> Result<(), String> {
         super::model::write_json(self, path)
     }
 
-    /// The standardised feature row (intercept first); missing values become the mean (0).
+    /// The standardised row of the model's features (intercept first) from the full feature
+    /// vector `x`; missing values become the mean (0).
     pub fn row(&self, x: &[f64]) -> Vec<f64> {
-        let mut r = Vec::with_capacity(x.len() + 1);
+        let mut r = Vec::with_capacity(self.index.len() + 1);
         r.push(1.0);
-        for ((v, m), s) in x.iter().zip(&self.mean).zip(&self.sd) {
+        for ((&i, m), s) in self.index.iter().zip(&self.mean).zip(&self.sd) {
+            let v = x[i];
             r.push(if v.is_finite() { (v - m) / s } else { 0.0 });
         }
         r

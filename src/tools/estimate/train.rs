@@ -150,13 +150,27 @@ pub fn add_human_log_likelihoods(
             scope.spawn(move || {
                 for g in part {
                     if let Some(p) = pgn.get(&g.number) {
-                        let wanted = game_model::human_plies(&g.plies, p.moves.len());
-                        g.human_ll = game_model::human_log_likelihoods(&p.root, &p.moves, &wanted);
+                        g.human_ll = game_model::human_scores(&p.root, &p.moves, &g.plies);
                     }
                 }
             });
         }
     });
+}
+
+/// The samples as CSV: game, part, player, rating, then every feature ([`game_model::feature_names`]).
+pub fn features_csv(samples: &[Sample]) -> String {
+    let mut out = format!("game,part,player,rating,{}\n", game_model::feature_names().join(","));
+    for s in samples {
+        let part = match part_of(s.game) {
+            Part::Fit => "fit",
+            Part::Validation => "validation",
+            Part::Test => "test",
+        };
+        let x: Vec<String> = s.x.iter().map(|v| if v.is_finite() { format!("{v:.6}") } else { String::new() }).collect();
+        out.push_str(&format!("{},{part},{},{},{}\n", s.game, s.player.replace(',', " "), s.rating, x.join(",")));
+    }
+    out
 }
 
 fn mean(xs: &[f64]) -> f64 {
@@ -169,12 +183,13 @@ fn mae(pairs: &[(f64, f64)]) -> f64 {
 
 /// Fits the standardisation and the ridge regression on `fit` with penalty `ridge` (× samples).
 fn regress(fit: &[&Sample], ridge: f64, template: &GameModel) -> Result<GameModel, String> {
-    let k = game_model::feature_names().len();
     let mut m = template.clone();
-    m.mean = (0..k).map(|j| mean(&fit.iter().map(|s| s.x[j]).filter(|v| v.is_finite()).collect::<Vec<_>>())).collect();
+    let k = m.index.len();
+    let column = |j: usize| fit.iter().map(|s| s.x[m.index[j]]).filter(|v| v.is_finite()).collect::<Vec<_>>();
+    m.mean = (0..k).map(|j| mean(&column(j))).collect();
     m.sd = (0..k)
         .map(|j| {
-            let v: Vec<f64> = fit.iter().map(|s| s.x[j]).filter(|v| v.is_finite()).collect();
+            let v = column(j);
             let mu = mean(&v);
             let sd = (v.iter().map(|x| (x - mu).powi(2)).sum::<f64>() / v.len().max(1) as f64).sqrt();
             if sd > 1e-9 { sd } else { 1.0 }
@@ -381,7 +396,8 @@ pub struct Trained {
 
 /// Fits the game model on `samples` (split by [`part_of`]); `template` carries the oracle record
 /// and the scale's name.
-pub fn train(samples: &[Sample], template: &GameModel, seed: u64) -> Result<Trained, String> {
+/// Features whose name contains one of `without` are left out (ablations).
+pub fn train(samples: &[Sample], template: &GameModel, without: &[String], seed: u64) -> Result<Trained, String> {
     let pick = |p: Part| samples.iter().filter(|s| part_of(s.game) == p).collect::<Vec<_>>();
     let (fit, val, test) = (pick(Part::Fit), pick(Part::Validation), pick(Part::Test));
     if fit.len() < 100 || val.len() < 50 || test.is_empty() {
@@ -404,7 +420,12 @@ pub fn train(samples: &[Sample], template: &GameModel, seed: u64) -> Result<Trai
         p99: super::model::percentile(&ratings, 0.99),
         samples: ratings.len(),
     };
-    template.features = game_model::feature_names();
+    let names: Vec<String> =
+        game_model::feature_names().into_iter().filter(|n| !without.iter().any(|w| n.contains(w.as_str()))).collect();
+    if names.is_empty() {
+        return Err("every feature is excluded".to_string());
+    }
+    template.use_features(names)?;
     let mut best: Option<(f64, GameModel)> = None;
     let mut validation_mae = Vec::new();
     for &ridge in &RIDGE_GRID {
