@@ -205,3 +205,18 @@ fn a_model_reads_the_features_it_names() {
     let bad = json.replace(&all[20], "own.no_such_feature");
     assert!(GameModel::from_json(&bad).unwrap_err().contains("no_such_feature"));
 }
+
+/// A per-ply CSV read back for training keeps each ply's best move (the difficulty features need
+/// it) and its loss and eligibility.
+#[test]
+fn plies_csv_keeps_the_best_move() {
+    let pgn = "[White \"a\"]\n[Black \"b\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1600\"]\n\n1. e4 e5 *\n";
+    let games = sparring::tools::estimate::pgn::read_games(pgn.as_bytes()).unwrap();
+    let games: Vec<_> = games.into_iter().map(Result::unwrap).collect();
+    let csv = "game,ply,color,played,best,value,played_value,cp_loss,eligible,excluded,scaled_error\n\
+               1,1,white,e2e4,d2d4,20,10,10,true,,0.1\n1,2,black,e7e5,,,,,false,forced,\n";
+    let a = train::games_from_plies_csv(&games, csv).unwrap();
+    let p = &a[0].plies;
+    assert_eq!((p[0].best.as_deref(), p[0].cp_loss, p[0].eligible), (Some("d2d4"), Some(10), true));
+    assert_eq!((p[1].best.as_deref(), p[1].cp_loss, p[1].eligible), (None, None, false));
+}

@@ -145,8 +145,8 @@ fn log_sum_exp(logits: &[f64]) -> f64 {
 /// move (`plies[i].best`) at [`DIFFICULTY_RATING`]. Unscored where the model is unavailable, the
 /// move was forced, or the ply is not one the game model reads ([`human_plies`]). The look, a
 /// cleared depth-1 search of every legal move, is most of the cost, so it is taken only on those
-/// plies; the values of a ply do not depend on which others are scored. The logits are linear in
-/// the rating between the model's knots, so they are computed at the knots and interpolated.
+/// plies; the values of a ply do not depend on which others are scored. The logits at the 33 grid
+/// ratings cost a few per cent of the look.
 pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[PlyRecord]) -> Vec<HumanPly> {
     use crate::policy::human::features::{self, History};
     use shakmaty::Position;

@@ -84,6 +84,7 @@ pub fn games_from_plies_csv(pgn: &[PgnGame], csv: &str) -> Result<Vec<GameAnalys
     let col = |name: &str| cols.iter().position(|c| *c == name).ok_or(format!("plies CSV lacks a '{name}' column"));
     let (cg, cp, cc, cm, cl, ce, cx) =
         (col("game")?, col("ply")?, col("color")?, col("played")?, col("cp_loss")?, col("eligible")?, col("excluded")?);
+    let cb = cols.iter().position(|c| *c == "best");
     let mut plies: BTreeMap<usize, Vec<PlyRecord>> = BTreeMap::new();
     for (i, line) in lines.enumerate() {
         let f: Vec<&str> = line.split(',').collect();
@@ -100,7 +101,7 @@ pub fn games_from_plies_csv(pgn: &[PgnGame], csv: &str) -> Result<Vec<GameAnalys
             ply: f.get(cp).and_then(|v| v.parse().ok()).ok_or_else(bad)?,
             color: if f.get(cc) == Some(&"white") { "white" } else { "black" },
             played: f.get(cm).unwrap_or(&"").to_string(),
-            best: None,
+            best: cb.and_then(|c| f.get(c)).filter(|b| !b.is_empty()).map(|b| b.to_string()),
             value: None,
             played_value: None,
             cp_loss: f.get(cl).and_then(|v| v.parse().ok()),
