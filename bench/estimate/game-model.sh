@@ -8,7 +8,9 @@
 #    (per-ply CSV; bulky, so it stays out of the repository). A chunk already there is kept.
 # 2. `sparring strength train` on the chunks present: fit / validation / test by game index (the
 #    human move model's split), writes calibration/strength-game.json, the report
-#    bench/results/estimate-game/report.md and the error-against-games table by-games.csv + .svg.
+#    bench/results/estimate-game/report.md and the error-against-games table by-games.csv + .svg;
+#    then what the features can give (feature_check.py: ridge by feature group, boosted trees),
+#    in feature-check.md.
 # 3. Throughput of each model on one core (every 200th game), in throughput.md.
 # 4. The FIDE check: estimates on the first 200 games of fide-online-dev.pgn by rating band
 #    (fide-check.md): the model is fitted on FICS blitz, so the point is whether it still rises with
@@ -34,8 +36,11 @@ done
 plies=()
 for f in "$C"/plies-d6-*.csv; do plies+=(--plies "$f"); done
 "$BIN" strength train "$PGN" "${plies[@]}" --depth 6 --pairing exact --jobs "${JOBS:-2}" \
-  --out calibration/strength-game.json --report "$R/report.md" --by-games "$R/by-games.csv"
+  --out calibration/strength-game.json --report "$R/report.md" --by-games "$R/by-games.csv" \
+  --features-out "$C/features.csv"
 bench/py.sh bench/estimate/plot_by_games.py "$R/by-games.csv" "$R/by-games.svg"
+bench/py.sh bench/estimate/feature_check.py "$C/features.csv" > "$R/feature-check.md"
+cat "$R/feature-check.md"
 {
   echo "# Throughput of each model (plies per second, one job, every 200th game of fics-blitz-dev.pgn)"
   echo

@@ -92,8 +92,8 @@ fn planted(seed: u64) -> Vec<Sample> {
 #[test]
 fn training_learns_a_planted_signal_deterministically() {
     let samples = planted(11);
-    let a = train::train(&samples, &GameModel::shipped(), &[], 1).unwrap();
-    let b = train::train(&samples, &GameModel::shipped(), &[], 1).unwrap();
+    let a = train::train(&samples, &GameModel::shipped(), feature_names(), 1).unwrap();
+    let b = train::train(&samples, &GameModel::shipped(), feature_names(), 1).unwrap();
     assert_eq!(serde_json::to_string(&a.model).unwrap(), serde_json::to_string(&b.model).unwrap());
     let t = &a.test;
     assert!(t.mae < 0.85 * t.mae_baseline, "MAE {} vs baseline {}", t.mae, t.mae_baseline);
@@ -104,7 +104,7 @@ fn training_learns_a_planted_signal_deterministically() {
     let ten = t.by_games.iter().find(|r| r.0 == 10).unwrap().2;
     assert!(ten < 0.7 * one, "1 game {one}, 10 games {ten}");
     // Too little data is refused with the counts.
-    let err = train::train(&samples[..300], &GameModel::shipped(), &[], 1).err().unwrap();
+    let err = train::train(&samples[..300], &GameModel::shipped(), feature_names(), 1).err().unwrap();
     assert!(err.contains("too few"), "{err}");
 }
 
@@ -173,14 +173,14 @@ fn human_scores_match_the_policy_model() {
         } else {
             for r in [900.0, 1500.0, 2400.0] {
                 let lp = model.game_log_probs(&game, &legal, r);
-                assert!((scores[i].at(r) - lp[at]).abs() < 1e-9, "ply {i} R {r}");
+                assert!((scores[i].at(r) - lp[at]).abs() < 1e-4, "ply {i} R {r}");
             }
             let lp = model.game_log_probs(&game, &legal, DIFFICULTY_RATING);
             let h: f64 = -lp.iter().map(|l| l.exp() * l).sum::<f64>();
-            assert!((scores[i].entropy - h).abs() < 1e-9, "ply {i}");
+            assert!((scores[i].entropy - h).abs() < 1e-4, "ply {i}");
             let best = if i % 2 == 0 { "d2d4" } else { "d7d5" };
             let b = legal.iter().position(|m| sparring::board::notation::uci(*m) == best).unwrap();
-            assert!((scores[i].best_ll - lp[b]).abs() < 1e-9, "ply {i}");
+            assert!((scores[i].best_ll - lp[b]).abs() < 1e-4, "ply {i}");
         }
         game.make(played);
     }

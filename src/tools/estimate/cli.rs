@@ -149,6 +149,10 @@ pub struct TrainCli {
     /// Seed of the bootstrap intervals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also read the difficulty features (the side's maximum-likelihood rating under the human
+    /// model, its positions' entropy, ln P of the best move, the error on easy and hard plies).
+    #[arg(long)]
+    pub difficulty: bool,
     /// Leave out every feature whose name contains this text (repeatable; for ablations).
     #[arg(long, value_name = "TEXT")]
     pub without: Vec<String>,
@@ -201,7 +205,8 @@ fn run_train(c: TrainCli) -> Result<(), String> {
         std::fs::write(p, super::train::features_csv(&samples))
             .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
-    let mut t = super::train::train(&samples, &template, &c.without, c.seed)?;
+    let names = super::game_model::selected_features(c.difficulty, &c.without);
+    let mut t = super::train::train(&samples, &template, names, c.seed)?;
     let data = c.file.display().to_string();
     t.model.fitted = Some(serde_json::json!({
         "data": data,

@@ -9,7 +9,13 @@
 //!   middlegame (21-60) and endgame (61+); for the game its result from the side's view, the
 //!   side's colour and the game's length; and, for both sides, the mean log-likelihood of the
 //!   moves played under the human move model (`policy::human`) at six ratings 900-2400 — how
-//!   much the moves look like those of people of each rating. No rating tag is an input.
+//!   much the moves look like those of people of each rating — and, from the same model, the
+//!   side's maximum-likelihood rating on a 50-Elo grid, how hard its positions were (the mean
+//!   entropy of the model's move distribution at 1500 and the mean `ln P` of the oracle's best
+//!   move), and its mean scaled error on easy plies (people of 1500 find the best move at least
+//!   half the time) and on hard ones. No rating tag is an input.
+//! - A model file names the features it reads ([`GameModel::features`]), any subset of this
+//!   build's, so `train --without` can leave some out and older files still load.
 //! - **Score**: a ridge regression of the rating on the standardised features, fitted on the fit
 //!   part of a rated file (`sparring strength train`). The score is the best single-game guess
 //!   and is pulled towards the population's mean, as any honest single-game guess must be.
@@ -121,6 +127,18 @@ pub fn feature_names() -> Vec<String> {
     v
 }
 
+/// The features a training run reads: every one of [`feature_names`] but the difficulty features
+/// ([`HUMAN_SIDE_FEATURES`]) unless `difficulty` — they gave no held-out gain on FICS blitz
+/// (`bench/results/estimate-game/feature-check.md`) — and none whose name contains one of
+/// `without`.
+pub fn selected_features(difficulty: bool, without: &[String]) -> Vec<String> {
+    feature_names()
+        .into_iter()
+        .filter(|n| difficulty || !HUMAN_SIDE_FEATURES.iter().any(|f| n.ends_with(&format!(".{f}"))))
+        .filter(|n| !without.iter().any(|w| n.contains(w.as_str())))
+        .collect()
+}
+
 /// Which plies the game model reads the human move model's likelihood of: the eligible ones
 /// ([`human_summary`] reads no other), as a mask over the `moves` plies of the game.
 pub fn human_plies(plies: &[PlyRecord], moves: usize) -> Vec<bool> {
@@ -145,8 +163,9 @@ fn log_sum_exp(logits: &[f64]) -> f64 {
 /// move (`plies[i].best`) at [`DIFFICULTY_RATING`]. Unscored where the model is unavailable, the
 /// move was forced, or the ply is not one the game model reads ([`human_plies`]). The look, a
 /// cleared depth-1 search of every legal move, is most of the cost, so it is taken only on those
-/// plies; the values of a ply do not depend on which others are scored. The logits at the 33 grid
-/// ratings cost a few per cent of the look.
+/// plies; the values of a ply do not depend on which others are scored. Each weight of the model
+/// is linear in the rating between knots, so the logits are computed once per knot and mixed for
+/// each grid rating (equal to the policy's own to rounding, ~1e-6).
 pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[PlyRecord]) -> Vec<HumanPly> {
     use crate::policy::human::features::{self, History};
     use shakmaty::Position;
@@ -154,10 +173,19 @@ pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[P
         return vec![HumanPly::UNSCORED; moves.len()];
     };
     let wanted = human_plies(plies, moves.len());
-    let bases: Vec<_> = (0..HUMAN_GRID_N).map(|i| model.basis(human_grid(i))).collect();
+    let knots = model.header.knots.len();
+    let knot_bases: Vec<_> = (0..knots).map(|k| [(k, 1.0f32), (k, 0.0f32)]).collect();
+    let grid: Vec<[(usize, f32); 2]> = (0..HUMAN_GRID_N).map(|i| model.basis(human_grid(i))).collect();
     let difficulty = model.basis(DIFFICULTY_RATING);
     let mut game = crate::board::Game::new(root.clone());
     let (mut active, mut starts, mut logits) = (Vec::new(), Vec::new(), Vec::new());
+    // at_knot[k][m]: move m's logit at knot k; a rating's logits mix two knots' rows.
+    let mut at_knot: Vec<Vec<f64>> = vec![Vec::new(); knots];
+    let mix = |basis: &[(usize, f32); 2], at_knot: &[Vec<f64>], out: &mut Vec<f64>| {
+        let (a, b) = (basis[0], basis[1]);
+        out.clear();
+        out.extend(at_knot[a.0].iter().zip(&at_knot[b.0]).map(|(x, y)| f64::from(a.1) * x + f64::from(b.1) * y));
+    };
     let mut out = Vec::with_capacity(moves.len());
     for (i, &played) in moves.iter().enumerate() {
         let mut row = HumanPly::UNSCORED;
@@ -167,13 +195,15 @@ pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[P
             if let (Some(at), true) = (at, legal.len() > 1) {
                 let look = crate::policy::human::look(&game, &legal);
                 features::all(game.pos(), History::of(&game), &legal, Some(&look), &mut active, &mut starts);
-                for (k, basis) in bases.iter().enumerate() {
-                    logits.clear();
-                    logits.extend(starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], basis)));
+                for (k, basis) in knot_bases.iter().enumerate() {
+                    at_knot[k].clear();
+                    at_knot[k].extend(starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], basis)));
+                }
+                for (k, basis) in grid.iter().enumerate() {
+                    mix(basis, &at_knot, &mut logits);
                     row.ll[k] = logits[at] - log_sum_exp(&logits);
                 }
-                logits.clear();
-                logits.extend(starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], &difficulty)));
+                mix(&difficulty, &at_knot, &mut logits);
                 let z = log_sum_exp(&logits);
                 row.entropy = -logits.iter().map(|l| (l - z).exp() * (l - z)).sum::<f64>();
                 let best = plies.get(i).and_then(|p| p.best.as_deref());

@@ -397,8 +397,8 @@ pub struct Trained {
 
 /// Fits the game model on `samples` (split by [`part_of`]); `template` carries the oracle record
 /// and the scale's name.
-/// Features whose name contains one of `without` are left out (ablations).
-pub fn train(samples: &[Sample], template: &GameModel, without: &[String], seed: u64) -> Result<Trained, String> {
+/// The model reads the features `names` ([`game_model::selected_features`]).
+pub fn train(samples: &[Sample], template: &GameModel, names: Vec<String>, seed: u64) -> Result<Trained, String> {
     let pick = |p: Part| samples.iter().filter(|s| part_of(s.game) == p).collect::<Vec<_>>();
     let (fit, val, test) = (pick(Part::Fit), pick(Part::Validation), pick(Part::Test));
     if fit.len() < 100 || val.len() < 50 || test.is_empty() {
@@ -421,8 +421,6 @@ pub fn train(samples: &[Sample], template: &GameModel, without: &[String], seed:
         p99: super::model::percentile(&ratings, 0.99),
         samples: ratings.len(),
     };
-    let names: Vec<String> =
-        game_model::feature_names().into_iter().filter(|n| !without.iter().any(|w| n.contains(w.as_str()))).collect();
     if names.is_empty() {
         return Err("every feature is excluded".to_string());
     }
