@@ -262,7 +262,8 @@ fn human_side(g: &GameAnalysis, white: bool) -> [f64; 5] {
     if n == 0 {
         return [f64::NAN; 5];
     }
-    let mean_or = |v: &[f64], fallback: f64| if v.is_empty() { fallback } else { v.iter().sum::<f64>() / v.len() as f64 };
+    let mean_or =
+        |v: &[f64], fallback: f64| if v.is_empty() { fallback } else { v.iter().sum::<f64>() / v.len() as f64 };
     let ase = mean_or(&all, f64::NAN);
     let mle = (0..HUMAN_GRID_N).max_by(|&a, &b| total[a].total_cmp(&total[b])).map_or(f64::NAN, human_grid);
     [
@@ -435,7 +436,11 @@ impl GameModel {
         let all = feature_names();
         let index = names
             .iter()
-            .map(|n| all.iter().position(|a| a == n).ok_or_else(|| format!("game model feature '{n}' is unknown to this build")))
+            .map(|n| {
+                all.iter()
+                    .position(|a| a == n)
+                    .ok_or_else(|| format!("game model feature '{n}' is unknown to this build"))
+            })
             .collect::<Result<Vec<usize>, String>>()?;
         self.features = names;
         self.index = index;

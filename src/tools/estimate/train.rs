@@ -168,7 +168,8 @@ pub fn features_csv(samples: &[Sample]) -> String {
             Part::Validation => "validation",
             Part::Test => "test",
         };
-        let x: Vec<String> = s.x.iter().map(|v| if v.is_finite() { format!("{v:.6}") } else { String::new() }).collect();
+        let x: Vec<String> =
+            s.x.iter().map(|v| if v.is_finite() { format!("{v:.6}") } else { String::new() }).collect();
         out.push_str(&format!("{},{part},{},{},{}\n", s.game, s.player.replace(',', " "), s.rating, x.join(",")));
     }
     out
