@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The game model (the default `sparring strength --model game`, issue 25): analyse, fit, evaluate.
 #
-#   bench/estimate/game-model.sh [CHUNKS (default "0 1 2 3 4 5 6 7 8 9")]
+#   [POP=fics|fide] bench/estimate/game-model.sh [CHUNKS (default "0 1 2 3 4 5 6 7 8 9")]
+#
+# POP=fide does steps 1-2 on ../shared/data/human/fide-online-dev.pgn instead (FIDE ratings,
+# online rapid and blitz) into calibration/strength-game-fide.json (`--model fide`) and
+# bench/results/estimate-game-fide/; CHUNKS "0 2 4 6 8" analyses every other game.
 #
 # 1. Analyses ../shared/data/human/fics-blitz-dev.pgn with the internal oracle at depth 6, pairing
 #    exact, in ten resumable chunks (games n with n % 10 == K) into target/estimate/plies-d6-K.csv
@@ -18,10 +22,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CHUNKS=${1:-"0 1 2 3 4 5 6 7 8 9"}
-PGN=../shared/data/human/fics-blitz-dev.pgn
 FIDE=../shared/data/human/fide-online-dev.pgn
-R=bench/results/estimate-game
-C=target/estimate
+case "${POP:-fics}" in
+  fics) PGN=../shared/data/human/fics-blitz-dev.pgn; R=bench/results/estimate-game; C=target/estimate
+        MODEL=calibration/strength-game.json; SCALE="FICS blitz" ;;
+  fide) PGN=$FIDE; R=bench/results/estimate-game-fide; C=target/estimate-fide
+        MODEL=calibration/strength-game-fide.json; SCALE="FIDE (online rapid and blitz, 2021-22)" ;;
+  *) echo "POP must be fics or fide" >&2; exit 2 ;;
+esac
 mkdir -p "$R" "$C"
 cargo build --release --quiet
 BIN=${BIN:-target/release/sparring}
@@ -36,11 +44,12 @@ done
 plies=()
 for f in "$C"/plies-d6-*.csv; do plies+=(--plies "$f"); done
 "$BIN" strength train "$PGN" "${plies[@]}" --depth 6 --pairing exact --jobs "${JOBS:-2}" \
-  --out calibration/strength-game.json --report "$R/report.md" --by-games "$R/by-games.csv" \
+  --scale "$SCALE" --out "$MODEL" --report "$R/report.md" --by-games "$R/by-games.csv" \
   --features-out "$C/features.csv"
 bench/py.sh bench/estimate/plot_by_games.py "$R/by-games.csv" "$R/by-games.svg"
 bench/py.sh bench/estimate/feature_check.py "$C/features.csv" > "$R/feature-check.md"
 cat "$R/feature-check.md"
+[ "${POP:-fics}" = fics ] || exit 0
 {
   echo "# Throughput of each model (plies per second, one job, every 200th game of fics-blitz-dev.pgn)"
   echo
