@@ -112,6 +112,8 @@ fn training_learns_a_planted_signal_deterministically() {
 fn named_models_load_and_bad_names_are_refused() {
     assert!(matches!(Model::named("game").unwrap().0, Model::Game(_)));
     assert!(matches!(Model::named("refit").unwrap().0, Model::Ase(_)));
+    let Model::Game(f) = Model::named("fide").unwrap().0 else { panic!() };
+    assert!(f.scale.contains("FIDE") && f.population.mean > GameModel::shipped().population.mean, "{}", f.scale);
     let Model::Ase(p) = Model::named("pawnbook").unwrap().0 else { panic!() };
     // The seed document's coefficients, exactly.
     assert_eq!((p.anchor_elo, p.anchor_ase, p.elo_per_ase_unit), (1600.0, 0.2638, 6500.0));
@@ -122,7 +124,7 @@ fn named_models_load_and_bad_names_are_refused() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("game, refit, pawnbook"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game, fide, refit, pawnbook"));
 }
 
 /// The shipped game model was fitted on FICS blitz and says so; a file rated far above that range

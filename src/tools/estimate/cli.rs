@@ -49,7 +49,8 @@ pub struct OracleArgs {
     #[arg(long)]
     pub limit: Option<usize>,
     /// Model: `game` (default: everything one game says, with 90 % intervals; fitted on FICS
-    /// blitz), `refit` (the scaled-error line refitted on FICS blitz), `pawnbook` (the seed
+    /// blitz), `fide` (the same fitted on FIDE-rated players' online rapid and blitz games),
+    /// `refit` (the scaled-error line refitted on FICS blitz), `pawnbook` (the seed
     /// document's coefficients), or a model file of either kind.
     #[arg(long)]
     pub model: Option<String>,

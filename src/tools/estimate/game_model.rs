@@ -41,6 +41,8 @@ use std::path::Path;
 pub const FORMAT: &str = "sparring-strength-game-1";
 /// The shipped game model, compiled in.
 pub const SHIPPED_JSON: &str = include_str!("../../../calibration/strength-game.json");
+/// The game model fitted on FIDE-rated players' online games (`--model fide`), compiled in.
+pub const FIDE_JSON: &str = include_str!("../../../calibration/strength-game-fide.json");
 
 /// Per-side features, in order; each appears for the side (`own.`) and its opponent (`opp.`).
 pub const SIDE_FEATURES: [&str; 14] = [
@@ -414,6 +416,11 @@ impl GameModel {
         GameModel::from_json(SHIPPED_JSON).expect("shipped game model is valid")
     }
 
+    /// The model on the FIDE scale (`--model fide`).
+    pub fn shipped_fide() -> GameModel {
+        GameModel::from_json(FIDE_JSON).expect("shipped FIDE game model is valid")
+    }
+
     pub fn from_json(s: &str) -> Result<GameModel, String> {
         let m: GameModel = serde_json::from_str(s).map_err(|e| format!("bad game model: {e}"))?;
         if m.format != FORMAT {
@@ -544,7 +551,8 @@ impl GameModel {
             format!(
                 "{out} of {} rated sides (mean rating {mean:.0}) lie outside the {:.0}-{:.0} range this model was \
                  fitted on ({}): estimates are on that scale, and are pulled towards its mean {:.0}; refit on your \
-                 own rated games with `sparring strength train`",
+                 own rated games with `sparring strength train`, or pick the model fitted on another population \
+                 (`--model game`: FICS blitz, `--model fide`: FIDE-rated players online)",
                 ratings.len(),
                 lo,
                 hi,

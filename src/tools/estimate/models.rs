@@ -1,4 +1,5 @@
-//! The named models of `--model`: `game` (the default, `game_model.rs`), `refit` (the per-game ASE
+//! The named models of `--model`: `game` (the default, `game_model.rs`, fitted on FICS blitz),
+//! `fide` (the same model fitted on FIDE-rated players' online games), `refit` (the per-game ASE
 //! line refitted on FICS blitz, `calibration/strength-model.json`), `pawnbook` (the seed
 //! document's coefficients and definitions exactly), or a JSON file of either kind.
 
@@ -15,15 +16,18 @@ pub enum Model {
 }
 
 impl Model {
-    /// `game`, `refit`, `pawnbook` or a path to a model file (the file's `format` says which kind).
+    /// `game`, `fide`, `refit`, `pawnbook` or a path to a model file (the file's `format` says which kind).
     pub fn named(name: &str) -> Result<(Model, String), String> {
         match name {
             "game" => Ok((Model::Game(GameModel::shipped()), "game (shipped)".into())),
+            "fide" => Ok((Model::Game(GameModel::shipped_fide()), "fide (shipped)".into())),
             "refit" => Ok((Model::Ase(StrengthModel::shipped()), "refit (shipped)".into())),
             "pawnbook" => Ok((Model::Ase(StrengthModel::pawnbook()), "pawnbook".into())),
             path => {
                 let text = std::fs::read_to_string(Path::new(path)).map_err(|e| {
-                    format!("--model {path}: not a model name (game, refit, pawnbook) and not a readable file: {e}")
+                    format!(
+                        "--model {path}: not a model name (game, fide, refit, pawnbook) and not a readable file: {e}"
+                    )
                 })?;
                 let value: serde_json::Value =
                     serde_json::from_str(&text).map_err(|e| format!("--model {path}: bad JSON: {e}"))?;

@@ -257,8 +257,7 @@ pub struct Evaluation {
     pub mae_baseline: f64,
     pub bias: f64,
     pub coverage: f64,
-    /// (band, samples, MAE model, MAE baseline, coverage).
-    pub bands: Vec<(i64, usize, f64, f64, f64)>,
+    pub bands: Vec<BandRow>,
     pub rolling_players: usize,
     pub rolling_windows: usize,
     pub rolling_mae: f64,
@@ -295,6 +294,18 @@ fn covered(e: &Estimate, r: f64) -> f64 {
     if e.lo <= r && r <= e.hi { 1.0 } else { 0.0 }
 }
 
+/// The held-out figures of one 200-point rating band.
+#[derive(Clone, Debug, Serialize)]
+pub struct BandRow {
+    pub band: i64,
+    pub sides: usize,
+    pub mean_rating: f64,
+    pub mean_estimate: f64,
+    pub mae: f64,
+    pub mae_baseline: f64,
+    pub coverage: f64,
+}
+
 /// The held-out evaluation of `m` on `test`, with `baseline` the fit part's mean rating.
 pub fn evaluate(m: &GameModel, test: &[&Sample], baseline: f64, seed: u64) -> Evaluation {
     let est: Vec<Estimate> = test.iter().map(|s| m.estimate(&[m.score(&s.x)])).collect();
@@ -309,8 +320,15 @@ pub fn evaluate(m: &GameModel, test: &[&Sample], baseline: f64, seed: u64) -> Ev
         .map(|(b, idx)| {
             let p: Vec<(f64, f64)> = idx.iter().map(|&i| pairs[i]).collect();
             let q: Vec<(f64, f64)> = idx.iter().map(|&i| base[i]).collect();
-            let cov = mean(&idx.iter().map(|&i| covered(&est[i], test[i].rating)).collect::<Vec<_>>());
-            (b, idx.len(), mae(&p), mae(&q), cov)
+            BandRow {
+                band: b,
+                sides: idx.len(),
+                mean_rating: mean(&p.iter().map(|x| x.1).collect::<Vec<_>>()),
+                mean_estimate: mean(&p.iter().map(|x| x.0).collect::<Vec<_>>()),
+                mae: mae(&p),
+                mae_baseline: mae(&q),
+                coverage: mean(&idx.iter().map(|&i| covered(&est[i], test[i].rating)).collect::<Vec<_>>()),
+            }
         })
         .collect();
     let by_player = players(test);
@@ -491,20 +509,39 @@ pub fn report(t: &Trained, data: &str, analysis: &str) -> String {
         e.correlation,
         100.0 * e.coverage
     );
-    let _ = writeln!(s, "| band | sides | MAE model | MAE baseline | 90 % coverage |\n|---|---|---|---|---|");
-    for (b, n, mm, mb, c) in &e.bands {
-        let _ = writeln!(s, "| {b}-{} | {n} | {mm:.1} | {mb:.1} | {:.1} % |", b + 199, 100.0 * c);
-    }
     let _ = writeln!(
         s,
-        "\nRolling {WINDOW}-game estimate, every full window of {} players with ≥ {WINDOW} test games ({} windows): \
-         MAE **{:.1}** (baseline {:.1}); intervals cover {:.1} %.\n",
-        e.rolling_players,
-        e.rolling_windows,
-        e.rolling_mae,
-        e.rolling_mae_baseline,
-        100.0 * e.rolling_coverage
+        "| band | sides | mean rating | mean estimate | MAE model | MAE baseline | 90 % coverage |\n\
+         |---|---|---|---|---|---|---|"
     );
+    for r in &e.bands {
+        let _ = writeln!(
+            s,
+            "| {}-{} | {} | {:.0} | {:.0} | {:.1} | {:.1} | {:.1} % |",
+            r.band,
+            r.band + 199,
+            r.sides,
+            r.mean_rating,
+            r.mean_estimate,
+            r.mae,
+            r.mae_baseline,
+            100.0 * r.coverage
+        );
+    }
+    if e.rolling_windows == 0 {
+        let _ = writeln!(s, "\nRolling {WINDOW}-game estimate: no player has {WINDOW} test games.\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "\nRolling {WINDOW}-game estimate, every full window of {} players with ≥ {WINDOW} test games ({} \
+             windows): MAE **{:.1}** (baseline {:.1}); intervals cover {:.1} %.\n",
+            e.rolling_players,
+            e.rolling_windows,
+            e.rolling_mae,
+            e.rolling_mae_baseline,
+            100.0 * e.rolling_coverage
+        );
+    }
     let _ = writeln!(
         s,
         "| games | players | MAE | 95 % (players resampled) | MAE baseline | 90 % coverage |\n|---|---|---|---|---|---|"
