@@ -2,8 +2,9 @@
 //! against the manifest like the profile and ladder files; the model itself is
 //! [`crate::policy::human`].
 //!
-//! A ladder file names the model version its points were fitted with (`human_model`); a point's
-//! `beta` weights the model's log-probabilities in its choice. Another model file can be loaded
+//! A ladder file names the model version its points were fitted with (`human_model`), and so does
+//! a game model of the strength estimator; every version something shipped names stays embedded.
+//! A point's `beta` weights the model's log-probabilities in its choice. Another model file can be loaded
 //! for experiments ([`load`], the `Human Model File` UCI option); a file that cannot be read or
 //! is not a valid model is refused with the reason, and the built-in model stays in use.
 
@@ -12,16 +13,32 @@ use crate::policy::human::HumanModel;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// The shipped model's file, relative to `profiles/`.
-pub const FILE: &str = "human/model-v4.bin";
-/// The name in the file's header and in the manifest.
+/// The name in every shipped file's header and in the manifest.
 pub const NAME: &str = "human-model";
 
-const BYTES: &[u8] = include_bytes!("../../profiles/human/model-v4.bin");
+/// The shipped models, oldest first: (version, file relative to `profiles/`, bytes). Each stays
+/// embedded while a frozen ladder or a shipped estimator model names its version.
+const SHIPPED: [(u32, &str, &[u8]); 2] = [
+    (4, "human/model-v4.bin", include_bytes!("../../profiles/human/model-v4.bin")),
+    (5, "human/model-v5.bin", include_bytes!("../../profiles/human/model-v5.bin")),
+];
 
-/// The embedded file's bytes.
-pub fn builtin_bytes() -> &'static [u8] {
-    BYTES
+/// The newest shipped model's version.
+pub const LATEST: u32 = SHIPPED[SHIPPED.len() - 1].0;
+
+/// Versions of the shipped models, oldest first.
+pub fn versions() -> Vec<u32> {
+    SHIPPED.iter().map(|s| s.0).collect()
+}
+
+/// The embedded file of a shipped version: (file, bytes).
+pub fn builtin_file(version: u32) -> Option<(&'static str, &'static [u8])> {
+    SHIPPED.iter().find(|s| s.0 == version).map(|s| (s.1, s.2))
+}
+
+/// The embedded files, oldest first: (file, bytes).
+pub fn builtin_files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    SHIPPED.iter().map(|s| (s.1, s.2))
 }
 
 /// Checks a model file's bytes against the manifest entry for its (name, version).
@@ -42,19 +59,26 @@ pub fn check_manifest(manifest: &Manifest, file: &str, bytes: &[u8]) -> Result<(
     }
 }
 
-/// The built-in model, read and checked once (name, manifest hash).
-pub fn builtin() -> Result<Arc<HumanModel>, String> {
-    static MODEL: OnceLock<Result<Arc<HumanModel>, String>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| {
-            check_manifest(&Manifest::builtin(), FILE, BYTES)?;
-            let m = HumanModel::from_bytes(BYTES).map_err(|e| format!("{FILE}: {e}"))?;
-            if m.header.name != NAME {
-                return Err(format!("{FILE}: model is named '{}', expected '{NAME}'", m.header.name));
-            }
-            Ok(Arc::new(m))
-        })
-        .clone()
+/// A shipped model by version, read and checked once (name, manifest hash, version).
+pub fn builtin(version: u32) -> Result<Arc<HumanModel>, String> {
+    static MODELS: OnceLock<Vec<Result<Arc<HumanModel>, String>>> = OnceLock::new();
+    let Some(at) = SHIPPED.iter().position(|s| s.0 == version) else {
+        let known: Vec<String> = versions().iter().map(u32::to_string).collect();
+        return Err(format!("human model version {version} is not shipped (shipped: {})", known.join(", ")));
+    };
+    MODELS.get_or_init(|| SHIPPED.iter().map(|&(v, file, bytes)| read_shipped(v, file, bytes)).collect())[at].clone()
+}
+
+fn read_shipped(version: u32, file: &str, bytes: &[u8]) -> Result<Arc<HumanModel>, String> {
+    check_manifest(&Manifest::builtin(), file, bytes)?;
+    let m = HumanModel::from_bytes(bytes).map_err(|e| format!("{file}: {e}"))?;
+    if m.header.name != NAME {
+        return Err(format!("{file}: model is named '{}', expected '{NAME}'", m.header.name));
+    }
+    if m.header.version != version {
+        return Err(format!("{file}: holds version {}, shipped as {version}", m.header.version));
+    }
+    Ok(Arc::new(m))
 }
 
 /// A model file from disk (for experiments; not checked against the manifest).

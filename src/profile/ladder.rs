@@ -378,10 +378,7 @@ impl Ladder {
             return Err(format!("search_generation {g} is unknown or retired (known: {})", Generation::known()));
         }
         if let Some(v) = self.human_model {
-            let model = super::human_model::builtin()?;
-            if model.header.version != v {
-                return Err(format!("human_model {v}: the built-in human model is version {}", model.header.version));
-            }
+            super::human_model::builtin(v)?;
         }
         let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
         if lambdas != 0 && lambdas != self.points.len() {
@@ -565,7 +562,8 @@ impl Ladder {
             None => decided(a),
             Some(b) => geo(decided(a), decided(b), f64::from(elo - a.elo) / f64::from(b.elo - a.elo)),
         };
-        let human = (beta > 0.0).then(|| super::human_model::builtin().ok()).flatten().map(|model| HumanChoice {
+        let model = self.human_model.and_then(|v| super::human_model::builtin(v).ok());
+        let human = model.filter(|_| beta > 0.0).map(|model| HumanChoice {
             beta,
             decided_lambda,
             bare_king_lambda: self.bare_king_lambda,

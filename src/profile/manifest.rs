@@ -126,6 +126,9 @@ impl Manifest {
         for (file, text) in builtin_files() {
             m.check_file(&file, text)?;
         }
-        super::human_model::check_manifest(&m, super::human_model::FILE, super::human_model::builtin_bytes())
+        for (file, bytes) in super::human_model::builtin_files() {
+            super::human_model::check_manifest(&m, file, bytes)?;
+        }
+        Ok(())
     }
 }

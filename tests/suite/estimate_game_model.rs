@@ -145,9 +145,7 @@ fn shipped_model_names_its_scale_and_warns_outside_it() {
 /// left unscored.
 #[test]
 fn human_scores_match_the_policy_model() {
-    use shakmaty::Position;
     use sparring::tools::estimate::analyse::PlyRecord;
-    use sparring::tools::estimate::game_model::{DIFFICULTY_RATING, human_scores};
     let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n";
     let g = sparring::tools::estimate::pgn::read_games(pgn.as_bytes()).unwrap().pop().unwrap().unwrap();
     let plies: Vec<PlyRecord> = (0..g.moves.len())
@@ -164,8 +162,20 @@ fn human_scores_match_the_policy_model() {
             scaled_error: Some(0.0),
         })
         .collect();
-    let scores = human_scores(&g.root, &g.moves, &plies);
-    let model = sparring::profile::human_model::builtin().unwrap();
+    for version in sparring::profile::human_model::versions() {
+        human_scores_match(version, &g, &plies);
+    }
+}
+
+fn human_scores_match(
+    version: u32,
+    g: &sparring::tools::estimate::pgn::PgnGame,
+    plies: &[sparring::tools::estimate::analyse::PlyRecord],
+) {
+    use shakmaty::Position;
+    use sparring::tools::estimate::game_model::{DIFFICULTY_RATING, human_scores};
+    let scores = human_scores(version, &g.root, &g.moves, plies);
+    let model = sparring::profile::human_model::builtin(version).unwrap();
     let mut game = sparring::board::Game::new(g.root.clone());
     for (i, &played) in g.moves.iter().enumerate() {
         let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
@@ -175,7 +185,7 @@ fn human_scores_match_the_policy_model() {
         } else {
             for r in [900.0, 1500.0, 2400.0] {
                 let lp = model.game_log_probs(&game, &legal, r);
-                assert!((scores[i].at(r) - lp[at]).abs() < 1e-4, "ply {i} R {r}");
+                assert!((scores[i].at(r) - lp[at]).abs() < 1e-4, "model v{version} ply {i} R {r}");
             }
             let lp = model.game_log_probs(&game, &legal, DIFFICULTY_RATING);
             let h: f64 = -lp.iter().map(|l| l.exp() * l).sum::<f64>();

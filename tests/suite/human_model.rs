@@ -50,7 +50,12 @@ fn games(n: usize, seed: u64) -> Vec<GameRecord> {
 }
 
 fn cfg(jobs: usize) -> TrainConfig {
-    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs }
+    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs, hidden: 0 }
+}
+
+/// With a small hidden layer (the network of model files from version 5).
+fn cfg_hidden(jobs: usize) -> TrainConfig {
+    TrainConfig { hidden: 8, ..cfg(jobs) }
 }
 
 #[test]
@@ -64,12 +69,23 @@ fn training_is_deterministic_whatever_the_jobs() {
     assert_eq!(a.hash_hex(), b.hash_hex(), "same data, seed and order: same weights file");
     let c = train(&fit1, &val1, &TrainConfig { seed: 8, ..cfg(1) }, "t", 1);
     assert_ne!(a.hash_hex(), c.hash_hex(), "the seed orders the passes, so it shows in the weights");
+    let h1 = train(&fit1, &val1, &cfg_hidden(1), "t", 1);
+    let h2 = train(&fit2, &val2, &cfg_hidden(2), "t", 1);
+    assert_eq!(h1.hash_hex(), h2.hash_hex(), "the hidden layer's start is drawn from the seed too");
+    assert_eq!(h1.header.hidden, 8);
+    assert_ne!(h1.hash_hex(), a.hash_hex());
 }
 
 #[test]
 fn a_planted_preference_is_recovered_and_bends_with_rating() {
     let g = games(400, 2);
-    let model = train(&dataset(&g, |i| i % 5 != 0, 2), &dataset(&g, |i| i % 5 == 0, 2), &cfg(2), "t", 1);
+    let (fit, val) = (dataset(&g, |i| i % 5 != 0, 2), dataset(&g, |i| i % 5 == 0, 2));
+    for config in [cfg(2), cfg_hidden(2)] {
+        planted_is_recovered(&train(&fit, &val, &config, "t", 1));
+    }
+}
+
+fn planted_is_recovered(model: &HumanModel) {
     // Fresh positions (another seed) with both a knight and a pawn move available.
     let mut rng = ChaCha20Rng::seed_from_u64(99);
     let (mut n, mut knight_low, mut pawn_high) = (0, 0, 0);
@@ -99,24 +115,36 @@ fn a_planted_preference_is_recovered_and_bends_with_rating() {
         pawn_high += usize::from(top(2200.0) == Role::Pawn);
     }
     assert!(n >= 30, "only {n} test positions");
-    assert!(knight_low * 10 >= n * 9, "rated 1000: knight move on top in {knight_low} of {n}");
-    assert!(pawn_high * 10 >= n * 9, "rated 2200: pawn move on top in {pawn_high} of {n}");
+    let h = model.header.hidden;
+    assert!(knight_low * 10 >= n * 9, "hidden {h}, rated 1000: knight move on top in {knight_low} of {n}");
+    assert!(pawn_high * 10 >= n * 9, "hidden {h}, rated 2200: pawn move on top in {pawn_high} of {n}");
 }
 
 #[test]
-fn the_ladder_uses_the_built_in_model() {
-    let model = sparring::profile::human_model::builtin().expect("the built-in model loads and matches the manifest");
-    assert_eq!(model.header.name, sparring::profile::human_model::NAME);
-    // Corrupting any byte of the file is caught: the weights by the manifest hash, the header by
-    // the parser.
-    let mut bytes = sparring::profile::human_model::builtin_bytes().to_vec();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
+fn the_shipped_models_load_and_a_changed_byte_is_caught() {
+    use sparring::profile::human_model::{
+        LATEST, NAME, builtin, builtin_file, builtin_files, check_manifest, versions,
+    };
     let m = sparring::profile::Manifest::builtin();
-    let e =
-        sparring::profile::human_model::check_manifest(&m, sparring::profile::human_model::FILE, &bytes).unwrap_err();
-    assert!(e.contains("changed without a new version"), "{e}");
-    assert!(HumanModel::from_bytes(&bytes[..100]).is_err());
+    assert_eq!(versions().last(), Some(&LATEST));
+    for (v, (file, bytes)) in versions().into_iter().zip(builtin_files()) {
+        let model = builtin(v).expect("every shipped model loads and matches the manifest");
+        assert_eq!((model.header.name.as_str(), model.header.version), (NAME, v), "{file}");
+        assert_eq!(builtin_file(v).map(|f| f.0), Some(file));
+        // Corrupting any byte of the file is caught: the weights by the manifest hash, the header
+        // by the parser.
+        let mut bytes = bytes.to_vec();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        let e = check_manifest(&m, file, &bytes).unwrap_err();
+        assert!(e.contains("changed without a new version"), "{e}");
+        assert!(HumanModel::from_bytes(&bytes[..100]).is_err());
+    }
+    let e = builtin(99).unwrap_err();
+    assert!(e.contains("not shipped") && e.contains(&LATEST.to_string()), "{e}");
+    // The built-in ladder names a shipped model.
+    let ladder = sparring::profile::Ladder::builtin();
+    assert!(builtin(ladder.human_model.expect("the ladder chooses with a model")).is_ok());
 }
 
 fn play(uci: &mut Uci, position: &str) -> String {
@@ -132,7 +160,9 @@ fn bad_model_files_are_refused_and_the_built_in_model_stays() {
     let corrupt = dir.join("corrupt.bin");
     std::fs::write(&corrupt, b"not a model at all").unwrap();
     let truncated = dir.join("truncated.bin");
-    let bytes = sparring::profile::human_model::builtin_bytes();
+    // The ladder's model version, which is what `UCI_Elo` plays with when no file is set.
+    let version = sparring::profile::ladder::Ladder::builtin().human_model.expect("the ladder names its model");
+    let (_, bytes) = sparring::profile::human_model::builtin_file(version).unwrap();
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
 
     let position = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";

@@ -13,11 +13,14 @@
 //!
 //! File format (little endian): the 8-byte magic [`MAGIC`], a `u32` length and that many bytes of
 //! JSON header ([`Header`]), then `features × knots` weights as `i16`, feature-major, each
-//! `weight / scale` rounded.
+//! `weight / scale` rounded; a model with a hidden layer (`hidden` > 0 in the header,
+//! [`network`]) then holds that layer's blocks the same way: embed, board, bias, out.
 
 pub mod features;
+pub mod network;
 
 pub use features::History;
+pub use network::Hidden;
 
 use crate::board::Game;
 use crate::search::{Generation, Limits, Request, Searcher};
@@ -87,9 +90,16 @@ pub struct Header {
     pub features: usize,
     pub knots: Vec<f64>,
     pub scale: f64,
+    /// Units of the hidden layer ([`network`]); 0 (and absent in files before version 5): none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hidden: usize,
     /// How it was trained (data, split, seed, passes, penalties), free text per key.
     #[serde(default)]
     pub training: std::collections::BTreeMap<String, String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A loaded model.
@@ -98,6 +108,8 @@ pub struct HumanModel {
     pub header: Header,
     /// `features × knots` weights, feature-major.
     weights: Vec<f32>,
+    /// The hidden layer, when the model has one.
+    hidden: Option<Hidden>,
     /// blake3 of the file's bytes (hex), empty for a model not read from bytes.
     hash: String,
 }
@@ -112,9 +124,21 @@ impl HumanModel {
             features: features::COUNT,
             knots: KNOTS.to_vec(),
             scale: WEIGHT_SCALE,
+            hidden: 0,
             training: Default::default(),
         };
-        HumanModel { weights: vec![0.0; features::COUNT * KNOTS.len()], header, hash: String::new() }
+        HumanModel { weights: vec![0.0; features::COUNT * KNOTS.len()], header, hidden: None, hash: String::new() }
+    }
+
+    /// [`HumanModel::zeros`] with a hidden layer of `size` units, all zero (the trainer draws
+    /// its starting weights).
+    pub fn zeros_with_hidden(name: &str, version: u32, size: usize) -> HumanModel {
+        let mut m = HumanModel::zeros(name, version);
+        if size > 0 {
+            m.header.hidden = size;
+            m.hidden = Some(Hidden::zeros(size, features::COUNT, KNOTS.len()));
+        }
+        m
     }
 
     /// Reads a model file's bytes, checking everything: magic, header, feature set, size, values.
@@ -146,13 +170,26 @@ impl HumanModel {
         if !(header.scale.is_finite() && header.scale > 0.0) {
             return Err("human model file: scale must be positive".into());
         }
-        let n = header.features * header.knots.len();
-        if data.len() != 2 * n {
-            return Err(format!("human model file: {} weight bytes, expected {}", data.len(), 2 * n));
+        if header.hidden > MAX_HIDDEN {
+            return Err(format!("human model file: {} hidden units, at most {MAX_HIDDEN}", header.hidden));
         }
-        let weights =
-            data.chunks_exact(2).map(|c| (f64::from(i16::from_le_bytes([c[0], c[1]])) * header.scale) as f32).collect();
-        Ok(HumanModel { header, weights, hash: blake3::hash(bytes).to_hex().to_string() })
+        let n = header.features * header.knots.len();
+        let mut hidden = (header.hidden > 0).then(|| Hidden::zeros(header.hidden, header.features, header.knots.len()));
+        let total = n + hidden.as_ref().map_or(0, Hidden::len);
+        if data.len() != 2 * total {
+            return Err(format!("human model file: {} weight bytes, expected {}", data.len(), 2 * total));
+        }
+        let mut values =
+            data.chunks_exact(2).map(|c| (f64::from(i16::from_le_bytes([c[0], c[1]])) * header.scale) as f32);
+        let weights = values.by_ref().take(n).collect();
+        if let Some(h) = hidden.as_mut() {
+            for block in h.blocks_mut() {
+                for w in block.iter_mut() {
+                    *w = values.next().expect("length checked");
+                }
+            }
+        }
+        Ok(HumanModel { header, weights, hidden, hash: blake3::hash(bytes).to_hex().to_string() })
     }
 
     /// The file's bytes (weights rounded to the scale and clamped to the `i16` range).
@@ -162,7 +199,8 @@ impl HumanModel {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(json.len() as u32).to_le_bytes());
         out.extend_from_slice(&json);
-        for &w in &self.weights {
+        let hidden = self.hidden.iter().flat_map(|h| h.blocks()).flatten();
+        for &w in self.weights.iter().chain(hidden) {
             let q = (f64::from(w) / self.header.scale).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX));
             out.extend_from_slice(&(q as i16).to_le_bytes());
         }
@@ -207,15 +245,83 @@ impl HumanModel {
         &self.weights
     }
 
-    /// The logit of one move from its active feature indices.
-    pub fn logit(&self, active: &[u32], basis: &[(usize, f32); 2]) -> f64 {
+    /// The hidden layer, when the model has one.
+    pub fn hidden(&self) -> Option<&Hidden> {
+        self.hidden.as_ref()
+    }
+
+    /// Both parts for training: the linear weights and the hidden layer.
+    pub fn parts_mut(&mut self) -> (&mut [f32], Option<&mut Hidden>) {
+        (&mut self.weights, self.hidden.as_mut())
+    }
+
+    /// The logits at each knot (`out[k][i]`) of the moves of `pos` whose active features are
+    /// `active[starts[i]..starts[i + 1]]` ([`features::all`]); a rating's logits are
+    /// `Σ φ_k(R)·out[k]` ([`HumanModel::basis`]).
+    pub fn knot_logits(&self, pos: &Chess, active: &[u32], starts: &[usize]) -> Vec<Vec<f64>> {
         let k = self.header.knots.len();
-        let mut s = 0.0f32;
-        for &f in active {
-            let base = f as usize * k;
-            s += basis[0].1 * self.weights[base + basis[0].0] + basis[1].1 * self.weights[base + basis[1].0];
+        let mut s = Scratch::default();
+        self.prepare(pos, &mut s);
+        let mut out = vec![Vec::with_capacity(starts.len().saturating_sub(1)); k];
+        for w in starts.windows(2) {
+            let active = &active[w[0]..w[1]];
+            for (knot, row) in out.iter_mut().enumerate() {
+                row.push(self.logit(active, &[(knot, 1.0), (knot, 0.0)], &mut s));
+            }
         }
-        f64::from(s)
+        out
+    }
+
+    /// The logits of those moves for a player rated `rating`.
+    pub fn logits(&self, pos: &Chess, active: &[u32], starts: &[usize], rating: f64) -> Vec<f64> {
+        let mut s = Scratch::default();
+        self.prepare(pos, &mut s);
+        let basis = self.basis(rating);
+        starts.windows(2).map(|w| self.logit(&active[w[0]..w[1]], &basis, &mut s)).collect()
+    }
+
+    /// The logits of moves given by their features, in a position given by its board inputs
+    /// ([`network::board_inputs`]), for a player rated `rating`: what training scores with.
+    pub fn logits_of<'a, F: Copy + Into<u32> + 'a>(
+        &self,
+        board: &[F],
+        moves: impl Iterator<Item = &'a [F]>,
+        rating: f64,
+    ) -> Vec<f64> {
+        let mut s = Scratch::default();
+        if let Some(h) = &self.hidden {
+            s.inputs.extend(board.iter().map(|&i| i.into()));
+            h.accumulate(&s.inputs, &mut s.acc);
+            s.units.resize(h.size, 0.0);
+        }
+        let basis = self.basis(rating);
+        moves.map(|active| self.logit(active, &basis, &mut s)).collect()
+    }
+
+    /// Fills the position's accumulator when the model has a hidden layer.
+    fn prepare(&self, pos: &Chess, s: &mut Scratch) {
+        if let Some(h) = &self.hidden {
+            s.inputs.clear();
+            network::board_inputs(pos, &mut s.inputs);
+            h.accumulate(&s.inputs, &mut s.acc);
+            s.units.resize(h.size, 0.0);
+        }
+    }
+
+    /// One move's logit for the rating of `basis`, the position prepared in `s`. The linear part
+    /// sums in `f32` in feature order (the arithmetic of models without a hidden layer since v1).
+    fn logit<F: Copy + Into<u32>>(&self, active: &[F], basis: &[(usize, f32); 2], s: &mut Scratch) -> f64 {
+        let k = self.header.knots.len();
+        let mut sum = 0.0f32;
+        for &f in active {
+            let base = f.into() as usize * k;
+            sum += basis[0].1 * self.weights[base + basis[0].0] + basis[1].1 * self.weights[base + basis[1].0];
+        }
+        if let Some(h) = &self.hidden {
+            h.units(&s.acc, active, &mut s.units);
+            sum += basis[0].1 * h.output(&s.units, basis[0].0, k) + basis[1].1 * h.output(&s.units, basis[1].0, k);
+        }
+        f64::from(sum)
     }
 
     /// `ln P_human(m)` for each of `moves` in `game`'s position, with its history and the look:
@@ -239,10 +345,19 @@ impl HumanModel {
     ) -> Vec<f64> {
         let (mut active, mut starts) = (Vec::new(), Vec::new());
         features::all(pos, history, moves, look, &mut active, &mut starts);
-        let basis = self.basis(rating);
-        let logits: Vec<f64> = starts.windows(2).map(|w| self.logit(&active[w[0]..w[1]], &basis)).collect();
-        log_softmax(&logits)
+        log_softmax(&self.logits(pos, &active, &starts, rating))
     }
+}
+
+/// Most hidden units a model file may declare.
+pub const MAX_HIDDEN: usize = 256;
+
+/// Buffers of one evaluation.
+#[derive(Default)]
+struct Scratch {
+    inputs: Vec<u32>,
+    acc: Vec<f32>,
+    units: Vec<f32>,
 }
 
 /// `lᵢ − ln Σ exp(lⱼ)`, computed stably.
@@ -273,6 +388,53 @@ mod tests {
         let mut bad = bytes.clone();
         bad[14] = b'}';
         assert!(HumanModel::from_bytes(&bad).unwrap_err().contains("header"));
+    }
+
+    fn with_random_hidden(size: usize) -> HumanModel {
+        let mut m = HumanModel::zeros_with_hidden("test", 5, size);
+        let (w, h) = m.parts_mut();
+        let mut x = 12345u64;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.4
+        };
+        w.iter_mut().for_each(|v| *v = next());
+        for block in h.unwrap().blocks_mut() {
+            block.iter_mut().for_each(|v| *v = next());
+        }
+        HumanModel::from_bytes(&m.to_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_hidden_layer_round_trips_and_mixes_like_the_knots() {
+        let m = with_random_hidden(8);
+        let bytes = m.to_bytes();
+        let back = HumanModel::from_bytes(&bytes).unwrap();
+        assert_eq!(back.header.hidden, 8);
+        assert_eq!(back.hidden(), m.hidden());
+        assert!(HumanModel::from_bytes(&bytes[..bytes.len() - 2]).unwrap_err().contains("weight bytes"));
+        // A linear model's header does not mention the layer, so older files read as before.
+        let linear = HumanModel::zeros("t", 4).to_bytes();
+        assert!(!String::from_utf8_lossy(&linear).contains("hidden"));
+        let pos = parse_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+        let moves: Vec<Move> = shakmaty::Position::legal_moves(&pos).into_iter().collect();
+        let (mut active, mut starts) = (Vec::new(), Vec::new());
+        features::all(&pos, History::default(), &moves, None, &mut active, &mut starts);
+        let at = m.knot_logits(&pos, &active, &starts);
+        for rating in [700.0, 1300.0, 1999.0, 2600.0] {
+            let direct = m.logits(&pos, &active, &starts, rating);
+            let b = m.basis(rating);
+            for (i, d) in direct.iter().enumerate() {
+                let mixed = f64::from(b[0].1) * at[b[0].0][i] + f64::from(b[1].1) * at[b[1].0][i];
+                assert!((d - mixed).abs() < 1e-4, "rating {rating} move {i}: {d} vs {mixed}");
+            }
+        }
+        // The layer changes the logits, and not by a constant per position.
+        let mut linear = m.clone();
+        linear.hidden = None;
+        let (with, without) = (m.logits(&pos, &active, &starts, 1500.0), linear.logits(&pos, &active, &starts, 1500.0));
+        let diffs: Vec<f64> = with.iter().zip(&without).map(|(a, b)| a - b).collect();
+        assert!(diffs.iter().any(|d| (d - diffs[0]).abs() > 1e-3), "{diffs:?}");
     }
 
     #[test]

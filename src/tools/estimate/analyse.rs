@@ -148,8 +148,9 @@ pub struct Settings {
     pub pairing: Pairing,
     /// Case-insensitive player name: only that player's sides are analysed.
     pub player: Option<String>,
-    /// Also score every move with the human move model (the game model's features).
-    pub human_model: bool,
+    /// Also score every move with this shipped version of the human move model (the game model's
+    /// features; the version the model was fitted with).
+    pub human_model: Option<u32>,
 }
 
 /// One game's memo of oracle answers, keyed by (Zobrist key, budget). [`analyse_game`] empties
@@ -301,10 +302,9 @@ pub fn analyse_game(
             strength,
         }
     });
-    let human_ll = if settings.human_model {
-        super::game_model::human_scores(&game.root, &game.moves, &plies)
-    } else {
-        Vec::new()
+    let human_ll = match settings.human_model {
+        Some(version) => super::game_model::human_scores(version, &game.root, &game.moves, &plies),
+        None => Vec::new(),
     };
     Ok(GameAnalysis {
         number: game.number,

@@ -160,11 +160,17 @@ pub struct TrainCli {
     /// Write every rated side's features (CSV: game, part, player, rating, then each feature).
     #[arg(long, value_name = "CSV")]
     pub features_out: Option<PathBuf>,
+    /// The shipped human move model (version) whose log-likelihoods are features; the model
+    /// file records it.
+    #[arg(long, default_value_t = crate::profile::human_model::LATEST)]
+    pub human_model: u32,
 }
 
 fn run_train(c: TrainCli) -> Result<(), String> {
     let mut setup = resolve_with(&c.oracle, None, "game")?;
     setup.settings.player = None;
+    crate::profile::human_model::builtin(c.human_model)?;
+    setup.settings.human_model = Some(c.human_model);
     let (games, analysis) = if c.plies.is_empty() {
         let (games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &setup)?;
         let text = format!(
@@ -188,7 +194,7 @@ fn run_train(c: TrainCli) -> Result<(), String> {
         }
         games.sort_by_key(|g| g.number);
         let by_number: std::collections::HashMap<usize, &PgnGame> = pgn.iter().map(|g| (g.number, g)).collect();
-        super::train::add_human_log_likelihoods(&mut games, &by_number, c.oracle.jobs);
+        super::train::add_human_log_likelihoods(&mut games, &by_number, c.human_model, c.oracle.jobs);
         let n = games.len();
         (games, format!("{n} games from {} per-ply file(s)", c.plies.len()))
     };
@@ -201,6 +207,7 @@ fn run_train(c: TrainCli) -> Result<(), String> {
     template.nodes = n;
     template.pairing = setup.settings.pairing.as_str().to_string();
     template.oracle_fingerprint = (template.oracle == "internal").then(crate::tools::oracle::internal_fingerprint);
+    template.human_model = c.human_model;
     template.fitted = None;
     if let Some(p) = &c.features_out {
         std::fs::write(p, super::train::features_csv(&samples))
@@ -301,7 +308,10 @@ fn resolve_with(o: &OracleArgs, player: Option<String>, default_model: &str) -> 
         },
     };
     let pairing = o.pairing.unwrap_or(if m_pairing == "reuse" { Pairing::Reuse } else { Pairing::Exact });
-    let human_model = matches!(model, Model::Game(_));
+    let human_model = match &model {
+        Model::Game(g) => Some(g.human_model),
+        _ => None,
+    };
     Ok(Setup { spec, settings: Settings { budget, pairing, player, human_model }, model })
 }
 

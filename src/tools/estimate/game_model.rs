@@ -168,21 +168,24 @@ fn log_sum_exp(logits: &[f64]) -> f64 {
 /// plies; the values of a ply do not depend on which others are scored. Each weight of the model
 /// is linear in the rating between knots, so the logits are computed once per knot and mixed for
 /// each grid rating (equal to the policy's own to rounding, ~1e-6).
-pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[PlyRecord]) -> Vec<HumanPly> {
+pub fn human_scores(
+    version: u32,
+    root: &shakmaty::Chess,
+    moves: &[shakmaty::Move],
+    plies: &[PlyRecord],
+) -> Vec<HumanPly> {
     use crate::policy::human::features::{self, History};
     use shakmaty::Position;
-    let Ok(model) = crate::profile::human_model::builtin() else {
+    let Ok(model) = crate::profile::human_model::builtin(version) else {
         return vec![HumanPly::UNSCORED; moves.len()];
     };
     let wanted = human_plies(plies, moves.len());
-    let knots = model.header.knots.len();
-    let knot_bases: Vec<_> = (0..knots).map(|k| [(k, 1.0f32), (k, 0.0f32)]).collect();
     let grid: Vec<[(usize, f32); 2]> = (0..HUMAN_GRID_N).map(|i| model.basis(human_grid(i))).collect();
     let difficulty = model.basis(DIFFICULTY_RATING);
     let mut game = crate::board::Game::new(root.clone());
     let (mut active, mut starts, mut logits) = (Vec::new(), Vec::new(), Vec::new());
     // at_knot[k][m]: move m's logit at knot k; a rating's logits mix two knots' rows.
-    let mut at_knot: Vec<Vec<f64>> = vec![Vec::new(); knots];
+    let mut at_knot: Vec<Vec<f64>>;
     let mix = |basis: &[(usize, f32); 2], at_knot: &[Vec<f64>], out: &mut Vec<f64>| {
         let (a, b) = (basis[0], basis[1]);
         out.clear();
@@ -197,10 +200,7 @@ pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[P
             if let (Some(at), true) = (at, legal.len() > 1) {
                 let look = crate::policy::human::look(&game, &legal);
                 features::all(game.pos(), History::of(&game), &legal, Some(&look), &mut active, &mut starts);
-                for (k, basis) in knot_bases.iter().enumerate() {
-                    at_knot[k].clear();
-                    at_knot[k].extend(starts.windows(2).map(|w| model.logit(&active[w[0]..w[1]], basis)));
-                }
+                at_knot = model.knot_logits(game.pos(), &active, &starts);
                 for (k, basis) in grid.iter().enumerate() {
                     mix(basis, &at_knot, &mut logits);
                     row.ll[k] = logits[at] - log_sum_exp(&logits);
@@ -218,6 +218,10 @@ pub fn human_scores(root: &shakmaty::Chess, moves: &[shakmaty::Move], plies: &[P
         game.make(played);
     }
     out
+}
+
+fn human_model_v4() -> u32 {
+    4
 }
 
 /// Mean of each rating's log-likelihood over one colour's eligible plies (`NaN`s when none).
@@ -384,6 +388,10 @@ pub struct GameModel {
     pub pairing: String,
     #[serde(default)]
     pub oracle_fingerprint: Option<String>,
+    /// The shipped human move model (version) whose log-likelihoods the features hold; files
+    /// written before it was recorded were fitted with version 4.
+    #[serde(default = "human_model_v4")]
+    pub human_model: u32,
     /// The features the model reads, by name: any subset of this build's [`feature_names`], so a
     /// model fitted on fewer features still loads.
     pub features: Vec<String>,

@@ -143,6 +143,7 @@ pub fn games_from_plies_csv(pgn: &[PgnGame], csv: &str) -> Result<Vec<GameAnalys
 pub fn add_human_log_likelihoods(
     games: &mut [GameAnalysis],
     pgn: &std::collections::HashMap<usize, &PgnGame>,
+    version: u32,
     jobs: usize,
 ) {
     let chunk = games.len().div_ceil(jobs.max(1)).max(1);
@@ -151,7 +152,7 @@ pub fn add_human_log_likelihoods(
             scope.spawn(move || {
                 for g in part {
                     if let Some(p) = pgn.get(&g.number) {
-                        g.human_ll = game_model::human_scores(&p.root, &p.moves, &g.plies);
+                        g.human_ll = game_model::human_scores(version, &p.root, &p.moves, &g.plies);
                     }
                 }
             });

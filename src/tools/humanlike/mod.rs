@@ -259,14 +259,14 @@ enum ModelCmd {
     Train {
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
-        #[arg(long, default_value = "profiles/human/model-v4.bin")]
+        #[arg(long, default_value = "profiles/human/model-v5.bin")]
         out: PathBuf,
         /// Version written into the file's header.
-        #[arg(long, default_value_t = 4)]
-        version: u32,
         #[arg(long, default_value_t = 5)]
+        version: u32,
+        #[arg(long, default_value_t = 2)]
         passes: usize,
-        #[arg(long, default_value_t = 0.1)]
+        #[arg(long, default_value_t = 0.05)]
         rate: f64,
         #[arg(long, default_value_t = 1e-5)]
         l2: f64,
@@ -275,6 +275,10 @@ enum ModelCmd {
         /// Threads for feature extraction (the weights do not depend on it).
         #[arg(long, default_value_t = 2)]
         jobs: usize,
+        /// Units of the hidden layer over the move features and the board (0: a linear model, as
+        /// v4 was trained: --hidden 0 --passes 5 --rate 0.1 --version 4).
+        #[arg(long, default_value_t = 64)]
+        hidden: usize,
     },
     /// Fit each ladder point's lambda, beta and slip rate with the model (bench positions, fit part).
     Fit {
@@ -311,7 +315,7 @@ enum ModelCmd {
     },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
-        #[arg(long, default_value = "profiles/human/model-v4.bin")]
+        #[arg(long, default_value = "profiles/human/model-v5.bin")]
         model: PathBuf,
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
@@ -457,11 +461,14 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("{} answers in {}", fens.len(), cache.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Model { cmd: ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs } } => {
+        Cmd::Model { cmd: ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs, hidden } } => {
             if passes == 0 || !(rate > 0.0 && rate.is_finite()) || !(l2 >= 0.0 && l2.is_finite()) {
                 return Err("--passes must be >= 1, --rate > 0 and --l2 >= 0".into());
             }
-            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1) };
+            if hidden > crate::policy::human::MAX_HIDDEN {
+                return Err(format!("--hidden {hidden}: at most {}", crate::policy::human::MAX_HIDDEN));
+            }
+            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1), hidden };
             model::run_train(&pgn, &out, version, &cfg)?;
             Ok(ExitCode::SUCCESS)
         }

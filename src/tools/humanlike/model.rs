@@ -17,7 +17,7 @@
 
 use crate::board::Game;
 use crate::board::notation::uci as uci_of;
-use crate::policy::human::{History, HumanModel, features, look};
+use crate::policy::human::{Hidden, History, HumanModel, features, look, network};
 use crate::tools::games::{GameRecord, is_computer};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -53,11 +53,13 @@ pub struct TrainConfig {
     pub l2: f64,
     pub seed: u64,
     pub jobs: usize,
+    /// Units of the hidden layer (0: a linear model, as before version 5).
+    pub hidden: usize,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2 }
+        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2, hidden: 0 }
     }
 }
 
@@ -70,6 +72,9 @@ struct Sample {
     human: u16,
     rating: u16,
     ply: u16,
+    /// Index of its first board input in `board`, and how many.
+    board_at: u32,
+    pieces: u8,
 }
 
 /// Positions with their moves' features, stored flat.
@@ -79,6 +84,8 @@ pub struct Dataset {
     /// Start of each move's features in `feats` (one more entry than moves).
     move_starts: Vec<u32>,
     feats: Vec<u16>,
+    /// Each position's board inputs ([`network::board_inputs`]), stored flat.
+    board: Vec<u16>,
 }
 
 impl Dataset {
@@ -100,6 +107,10 @@ impl Dataset {
             self.move_starts.push(0);
         }
         let first = (self.move_starts.len() - 1) as u32;
+        let board_at = self.board.len() as u32;
+        let mut inputs = Vec::with_capacity(32);
+        network::board_inputs(pos, &mut inputs);
+        self.board.extend(inputs.iter().map(|&i| i as u16));
         let ctx = features::Context::new(pos, History::of(game));
         let values = features::values(&look(game, &moves));
         let mut buf = Vec::with_capacity(features::MAX_ACTIVE);
@@ -115,6 +126,8 @@ impl Dataset {
             human: h as u16,
             rating: rating.min(u32::from(u16::MAX)) as u16,
             ply: ply.min(u32::from(u16::MAX)) as u16,
+            board_at,
+            pieces: inputs.len() as u8,
         });
     }
 
@@ -127,9 +140,19 @@ impl Dataset {
         }
         let move_base = (self.move_starts.len() - 1) as u32;
         let feat_base = self.feats.len() as u32;
-        self.samples.extend(other.samples.iter().map(|s| Sample { first: s.first + move_base, ..*s }));
+        let board_base = self.board.len() as u32;
+        self.samples.extend(other.samples.iter().map(|s| Sample {
+            first: s.first + move_base,
+            board_at: s.board_at + board_base,
+            ..*s
+        }));
         self.move_starts.extend(other.move_starts[1..].iter().map(|&x| x + feat_base));
         self.feats.extend(other.feats);
+        self.board.extend(other.board);
+    }
+
+    fn board_of(&self, s: &Sample) -> &[u16] {
+        &self.board[s.board_at as usize..s.board_at as usize + usize::from(s.pieces)]
     }
 
     fn moves_of(&self, s: &Sample) -> impl Iterator<Item = &[u16]> {
@@ -189,28 +212,13 @@ fn add_game(d: &mut Dataset, g: &GameRecord) {
 }
 
 /// Log-likelihood of the human move and whether it is the model's top move.
-fn score_sample(model: &HumanModel, d: &Dataset, s: &Sample, logits: &mut Vec<f64>) -> (f64, bool) {
-    let basis = model.basis(f64::from(s.rating));
-    logits.clear();
-    for f in d.moves_of(s) {
-        logits.push(logit16(model, f, &basis));
-    }
-    let lp = crate::policy::human::log_softmax(logits);
+fn score_sample(model: &HumanModel, d: &Dataset, s: &Sample) -> (f64, bool) {
+    let logits = model.logits_of(d.board_of(s), d.moves_of(s), f64::from(s.rating));
+    let lp = crate::policy::human::log_softmax(&logits);
     let h = s.human as usize;
     // Ties count against the model: top-1 only when the human move is strictly the first maximum.
     let top = (0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b });
     (lp[h], top == h)
-}
-
-fn logit16(model: &HumanModel, active: &[u16], basis: &[(usize, f32); 2]) -> f64 {
-    let k = model.knots().len();
-    let w = model.weights();
-    let mut s = 0.0f32;
-    for &f in active {
-        let base = f as usize * k;
-        s += basis[0].1 * w[base + basis[0].0] + basis[1].1 * w[base + basis[1].0];
-    }
-    f64::from(s)
 }
 
 /// Per-band results of a model on a data set.
@@ -224,8 +232,7 @@ pub struct BandEval {
 
 /// Mean log-likelihood over a whole set.
 fn mean_loglik(model: &HumanModel, d: &Dataset) -> f64 {
-    let mut logits = Vec::new();
-    let total: f64 = d.samples.iter().map(|s| score_sample(model, d, s, &mut logits).0).sum();
+    let total: f64 = d.samples.iter().map(|s| score_sample(model, d, s).0).sum();
     total / d.len().max(1) as f64
 }
 
@@ -233,9 +240,8 @@ fn mean_loglik(model: &HumanModel, d: &Dataset) -> f64 {
 /// of the model and of the uniform choice, for positions at ply ≥ `min_ply`.
 pub fn evaluate(model: &HumanModel, d: &Dataset, min_ply: u32) -> BTreeMap<u32, BandEval> {
     let mut out: BTreeMap<u32, BandEval> = BTreeMap::new();
-    let mut logits = Vec::new();
     for s in d.samples.iter().filter(|s| u32::from(s.ply) >= min_ply) {
-        let (ll, top) = score_sample(model, d, s, &mut logits);
+        let (ll, top) = score_sample(model, d, s);
         let e = out.entry(u32::from(s.rating) / 200 * 200).or_default();
         e.n += 1;
         e.top1 += usize::from(top);
@@ -245,68 +251,217 @@ pub fn evaluate(model: &HumanModel, d: &Dataset, min_ply: u32) -> BTreeMap<u32, 
     out
 }
 
+/// AdaGrad state of one block of weights, with the indices a position touched.
+struct Block {
+    g2: Vec<f32>,
+    grad: Vec<f32>,
+    marked: Vec<bool>,
+    touched: Vec<usize>,
+}
+
+impl Block {
+    fn new(n: usize) -> Block {
+        Block { g2: vec![1e-3; n], grad: vec![0.0; n], marked: vec![false; n], touched: Vec::new() }
+    }
+
+    fn add(&mut self, idx: usize, g: f32) {
+        if !self.marked[idx] {
+            self.marked[idx] = true;
+            self.touched.push(idx);
+        }
+        self.grad[idx] += g;
+    }
+
+    /// Adds `g` to the `width` gradients from `row · width`.
+    fn add_row(&mut self, row: usize, width: usize, g: &[f32]) {
+        let base = row * width;
+        if !self.marked[base] {
+            for i in base..base + width {
+                self.marked[i] = true;
+                self.touched.push(i);
+            }
+        }
+        for (x, y) in self.grad[base..base + width].iter_mut().zip(g) {
+            *x += y;
+        }
+    }
+
+    /// One AdaGrad step on the touched weights (in the order they were touched), then a clean
+    /// slate. Weights stay inside what the file can store.
+    fn apply(&mut self, w: &mut [f32], rate: f32, l2: f32) {
+        for &idx in &self.touched {
+            let g = self.grad[idx] + l2 * w[idx];
+            self.g2[idx] += g * g;
+            w[idx] = (w[idx] - rate * g / self.g2[idx].sqrt()).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+            self.grad[idx] = 0.0;
+            self.marked[idx] = false;
+        }
+        self.touched.clear();
+    }
+}
+
+/// Largest weight a file stores (`i16` at [`crate::policy::human::WEIGHT_SCALE`], a margin kept).
+const MAX_WEIGHT: f32 = 7.9;
+
+/// Range of the hidden layer's starting weights, per block (embed, board, bias, out): small, so
+/// training starts close to the linear model, and drawn from the seed so it is reproducible.
+const HIDDEN_INIT: [(f32, f32); 4] = [(-0.05, 0.05), (-0.02, 0.02), (0.05, 0.15), (-0.05, 0.05)];
+
+fn init_hidden(h: &mut Hidden, seed: u64) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x6869_6464_656e);
+    for (block, (lo, hi)) in h.blocks_mut().into_iter().zip(HIDDEN_INIT) {
+        for w in block.iter_mut() {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            *w = lo + (hi - lo) * u as f32;
+        }
+    }
+}
+
+/// Optimiser state for a whole model: the linear weights and, when there is one, each block of
+/// the hidden layer.
+struct Trainer {
+    linear: Block,
+    hidden: Option<[Block; 4]>,
+    /// Per position: pre-activations of every move's units (`moves × size`), its logits, the
+    /// gradient of the accumulator, the output weights at the position's rating.
+    pre: Vec<f32>,
+    logits: Vec<f64>,
+    dacc: Vec<f32>,
+    u: Vec<f32>,
+    da: Vec<f32>,
+    acc: Vec<f32>,
+    inputs: Vec<u32>,
+}
+
+impl Trainer {
+    fn new(model: &HumanModel) -> Trainer {
+        let hidden = model.hidden().map(|h| h.blocks().map(|b| Block::new(b.len())));
+        Trainer {
+            linear: Block::new(model.weights().len()),
+            hidden,
+            pre: Vec::new(),
+            logits: Vec::new(),
+            dacc: Vec::new(),
+            u: Vec::new(),
+            da: Vec::new(),
+            acc: Vec::new(),
+            inputs: Vec::new(),
+        }
+    }
+
+    /// One position: forward, the softmax's gradient, backward, one AdaGrad step.
+    // Long: forward and backward through both parts share the per-move buffers.
+    fn step(&mut self, model: &mut HumanModel, d: &Dataset, s: &Sample, rate: f32, l2: f32) {
+        let basis = model.basis(f64::from(s.rating));
+        let k = model.knots().len();
+        let (w, hidden) = model.parts_mut();
+        let size = hidden.as_ref().map_or(0, |h| h.size);
+        self.logits.clear();
+        self.pre.clear();
+        if let Some(h) = hidden.as_deref() {
+            self.inputs.clear();
+            self.inputs.extend(d.board_of(s).iter().map(|&i| u32::from(i)));
+            h.accumulate(&self.inputs, &mut self.acc);
+            self.u.clear();
+            self.u.extend(
+                (0..size).map(|j| basis[0].1 * h.out[j * k + basis[0].0] + basis[1].1 * h.out[j * k + basis[1].0]),
+            );
+        }
+        for f in d.moves_of(s) {
+            let mut sum = 0.0f32;
+            for &fi in f {
+                let base = fi as usize * k;
+                sum += basis[0].1 * w[base + basis[0].0] + basis[1].1 * w[base + basis[1].0];
+            }
+            if let Some(h) = hidden.as_deref() {
+                let at = self.pre.len();
+                self.pre.extend_from_slice(&self.acc);
+                let a = &mut self.pre[at..];
+                network::for_rows(f, |r| {
+                    let row = &h.embed[r * size..(r + 1) * size];
+                    for (x, y) in a.iter_mut().zip(row) {
+                        *x += y;
+                    }
+                });
+                sum += a.iter().zip(&self.u).map(|(x, u)| x.max(0.0) * u).sum::<f32>();
+            }
+            self.logits.push(f64::from(sum));
+        }
+        let top = self.logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = self.logits.iter().map(|l| (l - top).exp()).sum();
+        self.dacc.clear();
+        self.dacc.resize(size, 0.0);
+        for (j, f) in d.moves_of(s).enumerate() {
+            let p = (self.logits[j] - top).exp() / z;
+            let g = (p - if j == s.human as usize { 1.0 } else { 0.0 }) as f32;
+            for &fi in f {
+                for &(knot, phi) in &basis {
+                    if phi != 0.0 {
+                        self.linear.add(fi as usize * k + knot, g * phi);
+                    }
+                }
+            }
+            if let Some(blocks) = self.hidden.as_mut() {
+                let a = &self.pre[j * size..(j + 1) * size];
+                self.da.clear();
+                for (i, &x) in a.iter().enumerate() {
+                    let h = x.max(0.0);
+                    if h > 0.0 {
+                        for &(knot, phi) in &basis {
+                            if phi != 0.0 {
+                                blocks[3].add(i * k + knot, g * h * phi);
+                            }
+                        }
+                    }
+                    self.da.push(if x > 0.0 { g * self.u[i] } else { 0.0 });
+                }
+                let da = &self.da;
+                network::for_rows(f, |r| blocks[0].add_row(r, size, da));
+                for (x, y) in self.dacc.iter_mut().zip(&self.da) {
+                    *x += y;
+                }
+            }
+        }
+        self.linear.apply(w, rate, l2);
+        if let (Some(blocks), Some(h)) = (self.hidden.as_mut(), hidden) {
+            for &i in &self.inputs {
+                blocks[1].add_row(i as usize, size, &self.dacc);
+            }
+            blocks[2].add_row(0, size, &self.dacc);
+            for (b, weights) in blocks.iter_mut().zip(h.blocks_mut()) {
+                b.apply(weights, rate, l2);
+            }
+        }
+    }
+}
+
 /// Trains a model on `fit`, keeping the pass that does best on `validation`.
-// Long: the AdaGrad loop with its per-position gradient buffer is one piece.
 pub fn train(fit: &Dataset, validation: &Dataset, cfg: &TrainConfig, name: &str, version: u32) -> HumanModel {
-    let mut model = HumanModel::zeros(name, version);
-    let k = model.knots().len();
-    let n_w = model.weights().len();
-    let mut g2 = vec![1e-3f32; n_w];
-    let mut grad = vec![0.0f32; n_w];
-    let mut touched: Vec<usize> = Vec::new();
-    let mut marked = vec![false; n_w];
+    let mut model = HumanModel::zeros_with_hidden(name, version, cfg.hidden);
+    if let (_, Some(h)) = model.parts_mut() {
+        init_hidden(h, cfg.seed);
+    }
+    let mut trainer = Trainer::new(&model);
     let mut order: Vec<usize> = (0..fit.len()).collect();
     let mut rng = ChaCha20Rng::seed_from_u64(cfg.seed);
     let mut best: Option<(f64, HumanModel, usize)> = None;
     let (rate, l2) = (cfg.rate as f32, cfg.l2 as f32);
-    let mut logits = Vec::new();
     for pass in 1..=cfg.passes {
+        let t0 = std::time::Instant::now();
         for i in (1..order.len()).rev() {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
         }
         for &si in &order {
-            let s = &fit.samples[si];
-            let basis = model.basis(f64::from(s.rating));
-            logits.clear();
-            for f in fit.moves_of(s) {
-                logits.push(logit16(&model, f, &basis));
-            }
-            let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let z: f64 = logits.iter().map(|l| (l - top).exp()).sum();
-            for (j, f) in fit.moves_of(s).enumerate() {
-                let p = (logits[j] - top).exp() / z;
-                let g = (p - if j == s.human as usize { 1.0 } else { 0.0 }) as f32;
-                for &fi in f {
-                    for &(knot, phi) in &basis {
-                        if phi == 0.0 {
-                            continue;
-                        }
-                        let idx = fi as usize * k + knot;
-                        if !marked[idx] {
-                            marked[idx] = true;
-                            touched.push(idx);
-                        }
-                        grad[idx] += g * phi;
-                    }
-                }
-            }
-            let w = model.weights_mut();
-            for &idx in &touched {
-                let g = grad[idx] + l2 * w[idx];
-                g2[idx] += g * g;
-                w[idx] -= rate * g / g2[idx].sqrt();
-                grad[idx] = 0.0;
-                marked[idx] = false;
-            }
-            touched.clear();
+            trainer.step(&mut model, fit, &fit.samples[si], rate, l2);
         }
         // What the file will hold: the weights as stored (rounded), so the pass is judged on them.
         let stored = HumanModel::from_bytes(&model.to_bytes()).expect("a model reads back");
         let v = mean_loglik(&stored, validation);
         eprintln!(
-            "model train: pass {pass}: validation log-likelihood {v:.4} per move ({} positions)",
-            validation.len()
+            "model train: pass {pass}: validation log-likelihood {v:.4} per move ({} positions, {:.0} s)",
+            validation.len(),
+            t0.elapsed().as_secs_f64()
         );
         if best.as_ref().is_none_or(|b| v > b.0) {
             best = Some((v, stored, pass));
@@ -321,6 +476,9 @@ pub fn train(fit: &Dataset, validation: &Dataset, cfg: &TrainConfig, name: &str,
     t.insert("l2".into(), cfg.l2.to_string());
     t.insert("seed".into(), cfg.seed.to_string());
     t.insert("fit_positions".into(), fit.len().to_string());
+    if cfg.hidden > 0 {
+        t.insert("hidden".into(), cfg.hidden.to_string());
+    }
     HumanModel::from_bytes(&m.to_bytes()).expect("a model reads back")
 }
 

@@ -280,7 +280,8 @@ pub fn fit_point(
     let mut level = level;
     level.prior = None;
     if level.human.is_none() {
-        let model = crate::profile::human_model::builtin()?;
+        let model =
+            crate::profile::human_model::builtin(ladder.human_model.unwrap_or(crate::profile::human_model::LATEST))?;
         level.human = Some(crate::profile::ladder::HumanChoice {
             beta: 0.0,
             decided_lambda: base_lambda,
