@@ -207,6 +207,31 @@ pub fn mirror(pos: &Chess) -> Option<Chess> {
     Chess::from_setup(setup, shakmaty::CastlingMode::Standard).ok()
 }
 
+/// The position with files a-h swapped (the same game seen in a mirror), when neither side may
+/// castle: castling is the one rule that tells the wings apart.
+pub fn mirror_files(pos: &Chess) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    if setup.castling_rights.any() {
+        return None;
+    }
+    setup.board.flip_horizontal();
+    setup.ep_square = setup.ep_square.map(Square::flip_horizontal);
+    Chess::from_setup(setup, shakmaty::CastlingMode::Standard).ok()
+}
+
+/// A move of the position mirrored by [`mirror_files`], mirrored with it (castling has none).
+pub fn mirror_files_move(m: Move) -> Option<Move> {
+    match m {
+        Move::Normal { role, from, capture, to, promotion } => {
+            Some(Move::Normal { role, from: from.flip_horizontal(), capture, to: to.flip_horizontal(), promotion })
+        }
+        Move::EnPassant { from, to } => {
+            Some(Move::EnPassant { from: from.flip_horizontal(), to: to.flip_horizontal() })
+        }
+        Move::Castle { .. } | Move::Put { .. } => None,
+    }
+}
+
 /// Parses a FEN (4 to 6 fields) into a legal standard-chess position. Positions whose check could
 /// not arise in a game (e.g. some composed double checks) are accepted: the rules still apply to
 /// them, and GUIs send them in analysis. Everything else shakmaty rejects is refused with a reason.

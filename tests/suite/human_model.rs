@@ -4,11 +4,11 @@
 use crate::common::Uci;
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::{Chess, Move, Position, Role, Square};
 use sparring::board::Game;
 use sparring::policy::human::HumanModel;
 use sparring::tools::games::GameRecord;
-use sparring::tools::humanlike::model::{TrainConfig, dataset, train};
+use sparring::tools::humanlike::model::{TrainConfig, dataset, dataset_with, train};
 use std::time::Duration;
 
 /// The planted rule: players rated 1000 play a knight move when they have one, players rated
@@ -50,7 +50,7 @@ fn games(n: usize, seed: u64) -> Vec<GameRecord> {
 }
 
 fn cfg(jobs: usize) -> TrainConfig {
-    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs, hidden: 0 }
+    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs, hidden: 0, mirror: false }
 }
 
 /// With a small hidden layer (the network of model files from version 5).
@@ -74,6 +74,60 @@ fn training_is_deterministic_whatever_the_jobs() {
     assert_eq!(h1.hash_hex(), h2.hash_hex(), "the hidden layer's start is drawn from the seed too");
     assert_eq!(h1.header.hidden, 8);
     assert_ne!(h1.hash_hex(), a.hash_hex());
+}
+
+#[test]
+fn mirroring_the_files_maps_legal_moves_onto_legal_moves() {
+    use sparring::board::{mirror_files, mirror_files_move, parse_fen};
+    // No castling rights: a middlegame, one with an en passant capture, one with a promotion.
+    for fen in [
+        "r4rk1/pp2bppp/2n1pn2/q1pp4/3P4/P1NBPN2/1PQ2PPP/R4RK1 w - - 0 12",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        "8/1P4k1/8/8/8/8/6p1/4K2R b - - 0 1",
+    ] {
+        let pos = parse_fen(fen).unwrap();
+        let twin = mirror_files(&pos).expect("no castling rights: mirrored");
+        let mut want: Vec<String> =
+            pos.legal_moves().iter().map(|&m| sparring::board::notation::uci(mirror_files_move(m).unwrap())).collect();
+        let mut got: Vec<String> = twin.legal_moves().iter().map(|&m| sparring::board::notation::uci(m)).collect();
+        want.sort();
+        got.sort();
+        assert_eq!(want, got, "{fen}");
+        let back = mirror_files(&twin).unwrap();
+        assert_eq!(back.board(), pos.board(), "mirroring twice is the identity");
+        assert_eq!(back.ep_square(shakmaty::EnPassantMode::Legal), pos.ep_square(shakmaty::EnPassantMode::Legal));
+    }
+    let e5 = parse_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap();
+    assert_eq!(mirror_files(&e5).unwrap().ep_square(shakmaty::EnPassantMode::Legal), Some(Square::E6));
+    assert!(mirror_files(&Chess::default()).is_none(), "castling tells the wings apart");
+    let castle = Move::Castle { king: Square::E1, rook: Square::H1 };
+    assert!(mirror_files_move(castle).is_none());
+}
+
+#[test]
+fn mirrored_copies_add_positions_without_castling_rights_only() {
+    let g = games(60, 3);
+    let plain = dataset(&g, |_| true, 2);
+    let with = dataset_with(&g, |_| true, 2, true);
+    // Count the positions a mirror can take: a choice, and no castling rights two plies back.
+    let mut expected = 0;
+    for r in &g {
+        let mut pos = Chess::default();
+        let mut rights = vec![];
+        for (ply, (&m, &n)) in r.moves.iter().zip(&r.legal_counts).enumerate() {
+            rights.push(!pos.castles().is_empty());
+            if n >= 2 && ply >= 2 && !rights[ply - 2] {
+                expected += 1;
+            }
+            pos.play_unchecked(m);
+        }
+    }
+    assert!(expected > 0, "the synthetic games lose their castling rights");
+    assert_eq!(with.len(), plain.len() + expected);
+    let one = dataset_with(&g, |_| true, 1, true);
+    let a = train(&one, &plain, &cfg(1), "t", 1);
+    let b = train(&with, &plain, &cfg(2), "t", 1);
+    assert_eq!(a.hash_hex(), b.hash_hex(), "mirrored data is built the same whatever the jobs");
 }
 
 #[test]

@@ -279,6 +279,10 @@ enum ModelCmd {
         /// v4 was trained: --hidden 0 --passes 5 --rate 0.1 --version 4).
         #[arg(long, default_value_t = 64)]
         hidden: usize,
+        /// Also fit on the file-mirrored copy of each fit-part position in which neither side may
+        /// castle (the validation and test parts stay as played).
+        #[arg(long)]
+        mirror: bool,
     },
     /// Fit each ladder point's lambda, beta and slip rate with the model (bench positions, fit part).
     Fit {
@@ -461,14 +465,14 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("{} answers in {}", fens.len(), cache.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Model { cmd: ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs, hidden } } => {
+        Cmd::Model { cmd: ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs, hidden, mirror } } => {
             if passes == 0 || !(rate > 0.0 && rate.is_finite()) || !(l2 >= 0.0 && l2.is_finite()) {
                 return Err("--passes must be >= 1, --rate > 0 and --l2 >= 0".into());
             }
             if hidden > crate::policy::human::MAX_HIDDEN {
                 return Err(format!("--hidden {hidden}: at most {}", crate::policy::human::MAX_HIDDEN));
             }
-            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1), hidden };
+            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1), hidden, mirror };
             model::run_train(&pgn, &out, version, &cfg)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -14,6 +14,12 @@
 //! parallel but applied in a fixed order, so the weights (and the file's hash) do not depend on
 //! the number of jobs or the machine. After each pass the validation log-likelihood is measured
 //! and the best pass's weights are kept.
+//!
+//! **Mirrored copies** (`--mirror`, fit part only). Once neither side may castle, nothing in the
+//! rules tells the a-side from the h-side, so a position and its file-mirrored twin ask the same
+//! question; the fit part can then also learn from each such position mirrored, with the human's
+//! move and the two moves before it mirrored with it. The validation and test parts are never
+//! mirrored.
 
 use crate::board::Game;
 use crate::board::notation::uci as uci_of;
@@ -55,11 +61,13 @@ pub struct TrainConfig {
     pub jobs: usize,
     /// Units of the hidden layer (0: a linear model, as before version 5).
     pub hidden: usize,
+    /// Also fit on the file-mirrored copy of every position without castling rights.
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2, hidden: 0 }
+        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2, hidden: 0, mirror: false }
     }
 }
 
@@ -164,6 +172,12 @@ impl Dataset {
 /// Every usable move of the games (see the module text) whose index passes `keep`, extracted with
 /// `jobs` threads; the order is the games' order whatever `jobs` is.
 pub fn dataset(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, jobs: usize) -> Dataset {
+    dataset_with(games, keep, jobs, false)
+}
+
+/// [`dataset`], with each position's file-mirrored copy after it when `mirror` (see the module
+/// text).
+pub fn dataset_with(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, jobs: usize, mirror: bool) -> Dataset {
     let chosen: Vec<usize> = (0..games.len()).filter(|&i| keep(i)).collect();
     let chunk = chosen.len().div_ceil(jobs.max(1) * 8).max(1);
     let parts: Vec<Dataset> = std::thread::scope(|scope| {
@@ -177,7 +191,7 @@ pub fn dataset(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, jobs: 
                     scope.spawn(move || {
                         let mut d = Dataset::default();
                         for &gi in ids {
-                            add_game(&mut d, &games[gi]);
+                            add_game(&mut d, &games[gi], mirror);
                         }
                         d
                     })
@@ -196,8 +210,10 @@ pub fn dataset(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, jobs: 
     all
 }
 
-fn add_game(d: &mut Dataset, g: &GameRecord) {
+fn add_game(d: &mut Dataset, g: &GameRecord, mirror: bool) {
     let mut game = Game::new(Chess::default());
+    // The position two plies back, for the mirrored copy's history.
+    let mut back: Vec<Chess> = Vec::with_capacity(g.moves.len());
     for (ply, (&m, &n)) in g.moves.iter().zip(&g.legal_counts).enumerate() {
         let color = game.pos().turn();
         let name = if color == Color::White { &g.white } else { &g.black };
@@ -206,9 +222,25 @@ fn add_game(d: &mut Dataset, g: &GameRecord) {
             && let Some(r) = g.rating(color)
         {
             d.push(&game, m, r, ply as u32);
+            if mirror
+                && ply >= 2
+                && let Some((twin, human)) = mirrored(&back[ply - 2], &g.moves[ply - 2..=ply])
+            {
+                d.push(&twin, human, r, ply as u32);
+            }
         }
+        back.push(game.pos().clone());
         game.make(m);
     }
+}
+
+/// The file-mirrored game that starts at `start` (no castling rights) and plays all of `moves`
+/// but the last, and the last move mirrored.
+fn mirrored(start: &Chess, moves: &[Move]) -> Option<(Game, Move)> {
+    let root = crate::board::mirror_files(start)?;
+    let flipped: Option<Vec<Move>> = moves.iter().map(|&m| crate::board::mirror_files_move(m)).collect();
+    let (human, before) = flipped?.split_last().map(|(h, b)| (*h, b.to_vec()))?;
+    Some((Game::with_moves(root, &before), human))
 }
 
 /// Log-likelihood of the human move and whether it is the model's top move.
@@ -479,6 +511,9 @@ pub fn train(fit: &Dataset, validation: &Dataset, cfg: &TrainConfig, name: &str,
     if cfg.hidden > 0 {
         t.insert("hidden".into(), cfg.hidden.to_string());
     }
+    if cfg.mirror {
+        t.insert("mirror".into(), "fit part also file-mirrored where neither side may castle".into());
+    }
     HumanModel::from_bytes(&m.to_bytes()).expect("a model reads back")
 }
 
@@ -528,7 +563,7 @@ pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Game, Move
 pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Result<(), String> {
     let t0 = std::time::Instant::now();
     let games = crate::tools::games::read_games(pgn)?;
-    let fit = dataset(&games, |i| part_of(i) == Part::Fit, cfg.jobs);
+    let fit = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
     let val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
     eprintln!(
         "model train: {} games, {} fit and {} validation positions, features in {:.0} s",
