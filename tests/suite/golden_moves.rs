@@ -4,7 +4,7 @@
 //! identical; a deliberate behaviour change (a new ladder version, a new search generation that a
 //! setting runs) re-records the file and says so in its commit:
 //!
-//!     GOLDEN_RECORD=1 cargo test --release --test golden_moves
+//!     GOLDEN_RECORD=1 cargo test --release --test suite golden
 //!
 //! (`GOLDEN_BIN=path` records with another binary, as the first recording did.)
 //!
