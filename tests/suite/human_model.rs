@@ -50,7 +50,7 @@ fn games(n: usize, seed: u64) -> Vec<GameRecord> {
 }
 
 fn cfg(jobs: usize) -> TrainConfig {
-    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs, hidden: 0, mirror: false }
+    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs, hidden: 0, mirror: false, extra: None }
 }
 
 /// With a small hidden layer (the network of model files from version 5).
@@ -325,5 +325,59 @@ fn a_decided_position_leaves_the_model_out() {
         let bias = bias.expect("a balanced position weights the model");
         assert_eq!(bias.len(), 20);
         assert!(bias.iter().all(|b| b.is_finite() && *b <= 0.0), "beta times a log-probability: {bias:?}");
+    }
+}
+
+/// Games of the planted rule whose players carry other ratings: the knight players (the rule's
+/// 1000s) are listed at `low`, the pawn players (its 2200s) at `high`.
+fn relabelled(n: usize, seed: u64, low: u32, high: u32) -> Vec<GameRecord> {
+    let mut g = games(n, seed);
+    for r in &mut g {
+        let listed = if r.white_elo == Some(1000) { low } else { high };
+        (r.white_elo, r.black_elo) = (Some(listed), Some(listed));
+    }
+    g
+}
+
+#[test]
+fn a_second_population_gets_its_own_rating_map() {
+    use sparring::tools::humanlike::model::{RatingMap, fit_rating_map};
+    let g = games(300, 3);
+    let model = train(&dataset(&g, |i| i % 5 != 0, 2), &dataset(&g, |i| i % 5 == 0, 2), &cfg(2), "t", 1);
+    // The same players listed 800 points higher: the identity would put the knight players in
+    // the pawn players' range (the rule switches at 1600).
+    let other = relabelled(240, 4, 1800, 3000);
+    let d1 = dataset(&other, |_| true, 1);
+    let map = fit_rating_map(&model, &d1, 1);
+    assert_eq!(map, fit_rating_map(&model, &dataset(&other, |_| true, 2), 2), "the map does not depend on the jobs");
+    assert_eq!(map.points.len(), 2, "two bands with enough positions: {map:?}");
+    assert!(map.apply(1800.0) < 1500.0, "the knight players map below the rule's switch: {}", map.describe());
+    assert!(map.apply(3000.0) > 1700.0, "the pawn players map above it: {}", map.describe());
+    assert!(map.points.windows(2).all(|w| w[0].1 <= w[1].1), "non-decreasing: {}", map.describe());
+    // Between the points the map is linear; outside them it keeps the end point's offset.
+    let m = RatingMap { points: vec![(1000.0, 1300.0), (2000.0, 1900.0)] };
+    assert_eq!(m.apply(1500.0), 1600.0);
+    assert_eq!(m.apply(900.0), 1200.0);
+    assert_eq!(m.apply(2100.0), 2000.0);
+}
+
+#[test]
+fn knot_logits_are_the_logits_at_each_knot() {
+    let g = games(60, 5);
+    let d = dataset(&g, |_| true, 1);
+    let model = train(&d, &d, &TrainConfig { passes: 1, ..cfg_hidden(1) }, "t", 1);
+    let mut pos = Chess::default();
+    let mut rng = ChaCha20Rng::seed_from_u64(6);
+    for _ in 0..12 {
+        let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let mut board = Vec::new();
+        sparring::policy::human::network::board_inputs(&pos, &mut board);
+        let feats: Vec<Vec<u32>> =
+            moves.iter().map(|&m| vec![m.from().map_or(0, u32::from), u32::from(m.to())]).collect();
+        let at = model.knot_logits_of(&board, feats.iter().map(Vec::as_slice));
+        for (k, &r) in model.knots().iter().enumerate() {
+            assert_eq!(at[k], model.logits_of(&board, feats.iter().map(Vec::as_slice), r), "knot {r}");
+        }
+        pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
     }
 }

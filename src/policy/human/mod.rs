@@ -298,6 +298,40 @@ impl HumanModel {
         moves.map(|active| self.logit(active, &basis, &mut s)).collect()
     }
 
+    /// [`HumanModel::logits_of`] at every knot (`out[k][i]`): the hidden units of a move are
+    /// computed once for all knots, and each knot's logit is the one `logits_of` gives at that
+    /// knot's rating.
+    pub fn knot_logits_of<'a, F: Copy + Into<u32> + 'a>(
+        &self,
+        board: &[F],
+        moves: impl Iterator<Item = &'a [F]>,
+    ) -> Vec<Vec<f64>> {
+        let k = self.header.knots.len();
+        let mut s = Scratch::default();
+        if let Some(h) = &self.hidden {
+            s.inputs.extend(board.iter().map(|&i| i.into()));
+            h.accumulate(&s.inputs, &mut s.acc);
+            s.units.resize(h.size, 0.0);
+        }
+        let mut out: Vec<Vec<f64>> = vec![Vec::new(); k];
+        for active in moves {
+            if let Some(h) = &self.hidden {
+                h.units(&s.acc, active, &mut s.units);
+            }
+            for (knot, row) in out.iter_mut().enumerate() {
+                let mut sum = 0.0f32;
+                for &f in active {
+                    sum += self.weights[f.into() as usize * k + knot];
+                }
+                if let Some(h) = &self.hidden {
+                    sum += h.output(&s.units, knot, k);
+                }
+                row.push(f64::from(sum));
+            }
+        }
+        out
+    }
+
     /// Fills the position's accumulator when the model has a hidden layer.
     fn prepare(&self, pos: &Chess, s: &mut Scratch) {
         if let Some(h) = &self.hidden {

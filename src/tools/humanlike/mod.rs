@@ -283,6 +283,14 @@ enum ModelCmd {
         /// castle (the validation and test parts stay as played).
         #[arg(long)]
         mirror: bool,
+        /// Another population's games (e.g. ../shared/data/human/fide-online-dev.pgn): their fit
+        /// part joins the fit part, at ratings mapped onto the main file's scale by a rating map
+        /// fitted first (maximum likelihood per 200-point band under --map-model).
+        #[arg(long)]
+        extra_pgn: Option<PathBuf>,
+        /// The model that fits the extra population's rating map (default: the newest built-in).
+        #[arg(long, requires = "extra_pgn")]
+        map_model: Option<PathBuf>,
     },
     /// Fit each ladder point's lambda, beta and slip rate with the model (bench positions, fit part).
     Fit {
@@ -465,14 +473,27 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("{} answers in {}", fens.len(), cache.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Model { cmd: ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs, hidden, mirror } } => {
+        Cmd::Model {
+            cmd:
+                ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs, hidden, mirror, extra_pgn, map_model },
+        } => {
             if passes == 0 || !(rate > 0.0 && rate.is_finite()) || !(l2 >= 0.0 && l2.is_finite()) {
                 return Err("--passes must be >= 1, --rate > 0 and --l2 >= 0".into());
             }
             if hidden > crate::policy::human::MAX_HIDDEN {
                 return Err(format!("--hidden {hidden}: at most {}", crate::policy::human::MAX_HIDDEN));
             }
-            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1), hidden, mirror };
+            let extra = match extra_pgn {
+                None => None,
+                Some(pgn) => {
+                    let map_model = match map_model {
+                        Some(p) => crate::profile::human_model::load(&p)?,
+                        None => crate::profile::human_model::builtin(crate::profile::human_model::LATEST)?,
+                    };
+                    Some(model::Extra { pgn, map_model })
+                }
+            };
+            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1), hidden, mirror, extra };
             model::run_train(&pgn, &out, version, &cfg)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -20,6 +20,16 @@
 //! question; the fit part can then also learn from each such position mirrored, with the human's
 //! move and the two moves before it mirrored with it. The validation and test parts are never
 //! mirrored.
+//!
+//! **A second population** (`--extra-pgn`, e.g. the FIDE-rated players' online games). Its games
+//! are split the same way by their index in their own file, and only its fit part joins the fit
+//! part; the main file's validation part still picks the pass, so results stay comparable. Its
+//! ratings are on another scale, so the population gets a rating term of its own: a
+//! piecewise-linear map from its ratings to the main scale ([`RatingMap`]), fitted before training
+//! by maximum likelihood — for each 200-point band of its fit part, the main-scale rating at
+//! which an existing model ([`Extra::map_model`], by default the newest built-in one) gives that
+//! band's moves the highest likelihood, made non-decreasing. Its moves are trained at the mapped
+//! ratings, so the model's knots keep the main population's meaning.
 
 use crate::board::Game;
 use crate::board::notation::uci as uci_of;
@@ -63,11 +73,22 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Also fit on the file-mirrored copy of every position without castling rights.
     pub mirror: bool,
+    /// A second population's games for the fit part (see the module text), and the model that
+    /// maps their ratings onto the main file's scale.
+    pub extra: Option<Extra>,
+}
+
+/// Games of another population (another server, another rating list) that join the fit part.
+#[derive(Clone, Debug)]
+pub struct Extra {
+    pub pgn: std::path::PathBuf,
+    /// The model whose likelihood fits the rating map ([`fit_rating_map`]).
+    pub map_model: std::sync::Arc<HumanModel>,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2, hidden: 0, mirror: false }
+        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2, hidden: 0, mirror: false, extra: None }
     }
 }
 
@@ -139,7 +160,7 @@ impl Dataset {
         });
     }
 
-    fn append(&mut self, other: Dataset) {
+    pub fn append(&mut self, other: Dataset) {
         if other.samples.is_empty() {
             return;
         }
@@ -157,6 +178,13 @@ impl Dataset {
         self.move_starts.extend(other.move_starts[1..].iter().map(|&x| x + feat_base));
         self.feats.extend(other.feats);
         self.board.extend(other.board);
+    }
+
+    /// Replaces every position's rating `r` by `f(r)` (rounded, kept in range).
+    pub fn map_ratings(&mut self, f: impl Fn(f64) -> f64) {
+        for s in &mut self.samples {
+            s.rating = f(f64::from(s.rating)).round().clamp(0.0, f64::from(u16::MAX)) as u16;
+        }
     }
 
     fn board_of(&self, s: &Sample) -> &[u16] {
@@ -241,6 +269,103 @@ fn mirrored(start: &Chess, moves: &[Move]) -> Option<(Game, Move)> {
     let flipped: Option<Vec<Move>> = moves.iter().map(|&m| crate::board::mirror_files_move(m)).collect();
     let (human, before) = flipped?.split_last().map(|(h, b)| (*h, b.to_vec()))?;
     Some((Game::with_moves(root, &before), human))
+}
+
+/// Ratings of the map's grid (main scale): every [`MAP_STEP`] points over the model's knots.
+const MAP_STEP: f64 = 25.0;
+/// Fewest positions of a band for it to place a point of the map.
+const MAP_MIN_POSITIONS: usize = 2000;
+/// Positions per work unit of the map's fit: fixed, so the sums (and the map) do not depend on the
+/// number of jobs.
+const MAP_CHUNK: usize = 4096;
+
+/// A population's rating map onto the main scale: points (its rating, main-scale rating) in
+/// increasing order, linear between them, shifted by the end points' offsets outside them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingMap {
+    pub points: Vec<(f64, f64)>,
+}
+
+impl RatingMap {
+    pub fn apply(&self, r: f64) -> f64 {
+        let p = &self.points;
+        let (Some(&first), Some(&last)) = (p.first(), p.last()) else { return r };
+        if r <= first.0 {
+            return r + first.1 - first.0;
+        }
+        if r >= last.0 {
+            return r + last.1 - last.0;
+        }
+        let i = p.windows(2).position(|w| r < w[1].0).unwrap_or(p.len() - 2);
+        let t = (r - p[i].0) / (p[i + 1].0 - p[i].0);
+        p[i].1 + t * (p[i + 1].1 - p[i].1)
+    }
+
+    /// `from→to` pairs, for the file's training notes and the log.
+    pub fn describe(&self) -> String {
+        self.points.iter().map(|(a, b)| format!("{a:.0}->{b:.0}")).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Fits the rating map of `d`'s population (see the module text): per 200-point band of its
+/// ratings with at least [`MAP_MIN_POSITIONS`] positions, the band's mean rating against the grid
+/// rating where `model`'s log-likelihood of the band's moves is highest; then made
+/// non-decreasing. The knots' logits of each position are computed once and mixed per grid
+/// rating, in `jobs` threads over fixed chunks summed in order.
+pub fn fit_rating_map(model: &HumanModel, d: &Dataset, jobs: usize) -> RatingMap {
+    let knots = model.knots();
+    let (lo, hi) = (knots[0], knots[knots.len() - 1]);
+    let grid: Vec<f64> = (0..).map(|i| lo + MAP_STEP * f64::from(i)).take_while(|&r| r <= hi).collect();
+    let bases: Vec<[(usize, f32); 2]> = grid.iter().map(|&r| model.basis(r)).collect();
+    // Per band: positions, rating sum, log-likelihood at each grid rating.
+    type Sums = BTreeMap<u32, (usize, f64, Vec<f64>)>;
+    let chunk_sums = |samples: &[Sample]| -> Sums {
+        let mut out = Sums::new();
+        let mut mix = Vec::new();
+        for s in samples {
+            let at_knots = model.knot_logits_of(d.board_of(s), d.moves_of(s));
+            let e = out.entry(u32::from(s.rating) / 200 * 200).or_insert_with(|| (0, 0.0, vec![0.0; grid.len()]));
+            e.0 += 1;
+            e.1 += f64::from(s.rating);
+            for (g, basis) in bases.iter().enumerate() {
+                mix.clear();
+                mix.extend((0..at_knots[0].len()).map(|i| {
+                    f64::from(basis[0].1) * at_knots[basis[0].0][i] + f64::from(basis[1].1) * at_knots[basis[1].0][i]
+                }));
+                e.2[g] += crate::policy::human::log_softmax(&mix)[s.human as usize];
+            }
+        }
+        out
+    };
+    let chunks: Vec<&[Sample]> = d.samples.chunks(MAP_CHUNK).collect();
+    let mut parts: Vec<Option<Sums>> = (0..chunks.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        for (group, slots) in chunks.chunks(jobs.max(1)).zip(parts.chunks_mut(jobs.max(1))) {
+            let handles: Vec<_> = group.iter().map(|c| scope.spawn(|| chunk_sums(c))).collect();
+            for (slot, h) in slots.iter_mut().zip(handles) {
+                *slot = Some(h.join().expect("rating map worker"));
+            }
+        }
+    });
+    let mut total = Sums::new();
+    for part in parts.into_iter().flatten() {
+        for (band, (n, r, ll)) in part {
+            let e = total.entry(band).or_insert_with(|| (0, 0.0, vec![0.0; grid.len()]));
+            e.0 += n;
+            e.1 += r;
+            for (x, y) in e.2.iter_mut().zip(ll) {
+                *x += y;
+            }
+        }
+    }
+    let mut points = Vec::new();
+    let mut floor = f64::NEG_INFINITY;
+    for (n, r, ll) in total.values().filter(|e| e.0 >= MAP_MIN_POSITIONS) {
+        let best = (0..grid.len()).fold(0, |b, g| if ll[g] > ll[b] { g } else { b });
+        floor = floor.max(grid[best]);
+        points.push((r / *n as f64, floor));
+    }
+    RatingMap { points }
 }
 
 /// Log-likelihood of the human move and whether it is the model's top move.
@@ -563,7 +688,7 @@ pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Game, Move
 pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Result<(), String> {
     let t0 = std::time::Instant::now();
     let games = crate::tools::games::read_games(pgn)?;
-    let fit = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
+    let mut fit = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
     let val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
     eprintln!(
         "model train: {} games, {} fit and {} validation positions, features in {:.0} s",
@@ -572,14 +697,21 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
         val.len(),
         t0.elapsed().as_secs_f64()
     );
+    let extra = match &cfg.extra {
+        Some(e) => Some(add_population(&mut fit, e, cfg)?),
+        None => None,
+    };
     let mut model = train(&fit, &val, cfg, "human-model", version);
-    model.header.training.insert(
-        "data".into(),
-        format!(
-            "{} (games with index mod 10 in 0..=6; validation 7; test 8, 9)",
-            pgn.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned())
-        ),
-    );
+    let name_of = |p: &Path| p.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let t = &mut model.header.training;
+    t.insert("data".into(), format!("{} (games with index mod 10 in 0..=6; validation 7; test 8, 9)", name_of(pgn)));
+    if let (Some(e), Some((map, n, _))) = (&cfg.extra, &extra) {
+        t.insert(
+            "extra_data".into(),
+            format!("{} fit part (index mod 10 in 0..=6), {n} positions at mapped ratings", name_of(&e.pgn)),
+        );
+        t.insert("extra_rating_map".into(), format!("{} (fitted with {})", map.describe(), e.map_model.describe()));
+    }
     let model = HumanModel::from_bytes(&model.to_bytes()).map_err(|e| e.to_string())?;
     let bytes = model.to_bytes();
     if let Some(dir) = out.parent() {
@@ -587,6 +719,13 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
     }
     std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("validation part (ply >= 0):\n{}", table(&evaluate(&model, &val, 0)));
+    if let Some((map, _, extra_val)) = &extra {
+        println!("rating map of the extra population: {}", map.describe());
+        println!(
+            "validation part of the extra population (ratings mapped, bands on the main scale):\n{}",
+            table(&evaluate(&model, extra_val, 0))
+        );
+    }
     println!(
         "wrote {} ({} bytes, blake3 {}) in {:.0} s",
         out.display(),
@@ -595,6 +734,34 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
         t0.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Adds a second population's fit part to `fit` at mapped ratings (see the module text); returns
+/// the map, the positions added and the population's validation part (mapped too, for the report).
+fn add_population(fit: &mut Dataset, e: &Extra, cfg: &TrainConfig) -> Result<(RatingMap, usize, Dataset), String> {
+    let t0 = std::time::Instant::now();
+    let games = crate::tools::games::read_games(&e.pgn)?;
+    let mut extra = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
+    let mut val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
+    let map = fit_rating_map(&e.map_model, &extra, cfg.jobs);
+    if map.points.is_empty() {
+        return Err(format!(
+            "{}: no 200-point band has {MAP_MIN_POSITIONS} rated positions to fit its rating map",
+            e.pgn.display()
+        ));
+    }
+    extra.map_ratings(|r| map.apply(r));
+    val.map_ratings(|r| map.apply(r));
+    let n = extra.len();
+    eprintln!(
+        "model train: {} games of {}, {n} fit positions, rating map {} ({:.0} s)",
+        games.len(),
+        e.pgn.display(),
+        map.describe(),
+        t0.elapsed().as_secs_f64()
+    );
+    fit.append(extra);
+    Ok((map, n, val))
 }
 
 /// `model eval`: the test part's per-band table (all plies and ply ≥ 16), and with an oracle cache
