@@ -687,6 +687,10 @@ pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Game, Move
 /// validation table.
 pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Result<(), String> {
     let t0 = std::time::Instant::now();
+    // A bad extra file is refused before the main file's features, which take minutes.
+    if let Some(e) = &cfg.extra {
+        std::fs::File::open(&e.pgn).map_err(|err| format!("{}: {err}", e.pgn.display()))?;
+    }
     let games = crate::tools::games::read_games(pgn)?;
     let mut fit = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
     let val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
