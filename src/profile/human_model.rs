@@ -18,9 +18,10 @@ pub const NAME: &str = "human-model";
 
 /// The shipped models, oldest first: (version, file relative to `profiles/`, bytes). Each stays
 /// embedded while a frozen ladder or a shipped estimator model names its version.
-const SHIPPED: [(u32, &str, &[u8]); 2] = [
+const SHIPPED: [(u32, &str, &[u8]); 3] = [
     (4, "human/model-v4.bin", include_bytes!("../../profiles/human/model-v4.bin")),
     (5, "human/model-v5.bin", include_bytes!("../../profiles/human/model-v5.bin")),
+    (6, "human/model-v6.bin", include_bytes!("../../profiles/human/model-v6.bin")),
 ];
 
 /// The newest shipped model's version.

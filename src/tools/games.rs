@@ -10,6 +10,12 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 
+/// An `Elo` tag's rating: a positive whole number. `0`, `-`, `?` and the empty tag mean an
+/// unrated player (online exports write `0` for them), who has no rating.
+pub fn parse_elo(tag: &str) -> Option<u32> {
+    tag.trim().parse::<u32>().ok().filter(|&e| e > 0)
+}
+
 /// A game reduced to what the tools need.
 #[derive(Clone, Debug, Default)]
 pub struct GameRecord {
@@ -138,8 +144,8 @@ impl Visitor for Collector {
     fn tag(&mut self, tags: &mut GameRecord, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
         let text = || value.decode_utf8_lossy().trim().to_string();
         match name {
-            b"WhiteElo" => tags.white_elo = text().parse().ok(),
-            b"BlackElo" => tags.black_elo = text().parse().ok(),
+            b"WhiteElo" => tags.white_elo = parse_elo(&text()),
+            b"BlackElo" => tags.black_elo = parse_elo(&text()),
             b"White" => tags.white = text(),
             b"Black" => tags.black = text(),
             b"Result" => {
@@ -226,6 +232,10 @@ mod tests {
         assert_eq!(parse_clk("[%eval 0.3] [%clk 0:00:05.5]"), Some(5.5));
         assert_eq!(parse_clk("[%clk x]"), None);
         assert_eq!(parse_clk("no clock"), None);
+        assert_eq!(
+            (parse_elo(" 1500 "), parse_elo("0"), parse_elo("-"), parse_elo("?")),
+            (Some(1500), None, None, None)
+        );
         assert_eq!(comment_seconds("+0.35/12 0.123s"), Some(0.123));
         assert_eq!(comment_seconds("-M2/5 1.5s"), Some(1.5));
         assert_eq!(comment_seconds("book"), None);
@@ -233,7 +243,7 @@ mod tests {
 
     #[test]
     fn one_reader_keeps_tags_clocks_and_move_times() {
-        let pgn = "[Event \"Online 3+2\"]\n[White \"a\"]\n[Black \"b\"]\n[WhiteElo \"1500\"]\n\
+        let pgn = "[Event \"Online 3+2\"]\n[White \"a\"]\n[Black \"b\"]\n[WhiteElo \"1500\"]\n[BlackElo \"0\"]\n\
                    [TimeControl \"180+2\"]\n[Termination \"time forfeit\"]\n[Result \"1-0\"]\n\n\
                    1. e4 { [%clk 0:03:01] } e5 { [%clk 0:03:00.5] } 2. Nf3 Nc6 { [%clk 0:02:58] } \
                    3. Bb5 { book } a6 { +0.2/3 0.25s } 4. Qq9 Nf6 1-0\n";

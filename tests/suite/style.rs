@@ -245,7 +245,8 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
         }
         let (white, black) = if g % 2 == 0 { ("Planted", "Plain") } else { ("Plain", "Planted") };
         out.push_str(&format!(
-            "[Event \"synthetic\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n[WhiteElo \"1700\"]\n[BlackElo \"1700\"]\n\n"
+            "[Event \"synthetic\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n[WhiteElo \"{elo}\"]\n[BlackElo \"{elo}\"]\n\n",
+            elo = point.elo
         ));
         for (i, s) in sans.iter().enumerate() {
             if i % 2 == 0 {
@@ -275,13 +276,32 @@ fn sparring(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The synthetic PGN of 30 games, written once per test process.
+/// The point that plays the synthetic games: of the built-in ladder's depth-limited (cheap) points
+/// the one whose choice weighs the evaluation most (largest λ; the lower on a tie). An avatar's
+/// weights change a point's choices in proportion to its λ, so at a point that chooses almost by
+/// the human move model alone (λ well below 1) planted weights leave too little trace to fit.
+fn synthetic_point() -> Point {
+    let ladder = sparring::profile::Ladder::builtin();
+    let cheap = ladder.points.iter().map(|p| ladder.at(p.elo)).filter(|l| l.depth.is_some());
+    let best = cheap
+        .map(|l| (l.choice.lambda.unwrap_or(1.0), -l.elo))
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .expect("the ladder has depth-limited points");
+    assert!(
+        best.0 >= 2.0,
+        "no depth-limited ladder point weighs the evaluation enough for an avatar (largest λ {})",
+        best.0
+    );
+    Point::nearest(f64::from(-best.1))
+}
+
+/// The synthetic PGN of 30 games at [`synthetic_point`], written once per test process.
 fn synthetic_file() -> PathBuf {
     static FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     FILE.get_or_init(|| {
         let dir = temp_dir("synthetic");
         let path = dir.join("planted.pgn");
-        std::fs::write(&path, synthetic_pgn(&Point::nearest(1700.0), 30, 60)).unwrap();
+        std::fs::write(&path, synthetic_pgn(&synthetic_point(), 30, 60)).unwrap();
         path
     })
     .clone()
@@ -289,7 +309,7 @@ fn synthetic_file() -> PathBuf {
 
 #[test]
 fn the_fitter_recovers_planted_weights() {
-    let point = Point::nearest(1700.0);
+    let point = synthetic_point();
     let games = sparring::tools::games::read_games(&synthetic_file()).unwrap();
     let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
     let ds = fit::decisions(&mine, "Planted", &point, &|| {});
@@ -328,7 +348,8 @@ fn a_fit_is_deterministic_and_reads_back_as_an_avatar() {
     assert_eq!(x, y, "two fits of the same games differ");
     let avatar = sparring::profile::Avatar::load(&a).unwrap();
     assert!(avatar.mg[Term::Material.index()] < 100, "{}", avatar.describe());
-    assert!(String::from_utf8(x).unwrap().contains("ladder point 1700"));
+    let elo = synthetic_point().elo;
+    assert!(String::from_utf8(x).unwrap().contains(&format!("ladder point {elo}")));
 }
 
 fn expect_failure(args: &[&str], message: &str) {

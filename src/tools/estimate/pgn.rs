@@ -72,7 +72,7 @@ impl GameVisitor {
 }
 
 fn parse_elo(s: &str) -> Option<i32> {
-    s.trim().parse::<i32>().ok().filter(|&e| e > 0)
+    crate::tools::games::parse_elo(s).and_then(|e| i32::try_from(e).ok())
 }
 
 impl Visitor for GameVisitor {

@@ -259,12 +259,13 @@ enum ModelCmd {
     Train {
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
-        #[arg(long, default_value = "profiles/human/model-v5.bin")]
+        #[arg(long, default_value = "profiles/human/model-v6.bin")]
         out: PathBuf,
-        /// Version written into the file's header.
-        #[arg(long, default_value_t = 5)]
+        /// Version written into the file's header. The shipped v6 was trained with these defaults
+        /// and `--mirror --extra-pgn ../shared/data/human/fide-online-dev.pgn`.
+        #[arg(long, default_value_t = 6)]
         version: u32,
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 3)]
         passes: usize,
         #[arg(long, default_value_t = 0.05)]
         rate: f64,
@@ -276,8 +277,8 @@ enum ModelCmd {
         #[arg(long, default_value_t = 2)]
         jobs: usize,
         /// Units of the hidden layer over the move features and the board (0: a linear model, as
-        /// v4 was trained: --hidden 0 --passes 5 --rate 0.1 --version 4).
-        #[arg(long, default_value_t = 64)]
+        /// v4 was trained: --hidden 0 --passes 5 --rate 0.1 --version 4; v5: --hidden 64 --passes 2).
+        #[arg(long, default_value_t = 128)]
         hidden: usize,
         /// Also fit on the file-mirrored copy of each fit-part position in which neither side may
         /// castle (the validation and test parts stay as played).
@@ -327,7 +328,7 @@ enum ModelCmd {
     },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
-        #[arg(long, default_value = "profiles/human/model-v5.bin")]
+        #[arg(long, default_value = "profiles/human/model-v6.bin")]
         model: PathBuf,
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
