@@ -23,7 +23,9 @@
 //! plays the fitted point below it N games for candidates chosen by bisection over λ, starting
 //! from the best match: a score below the step range ([`steps::step_range`], the Elo formula's
 //! expectation ± [`steps::STEP_TOLERANCE`]) moves to larger λ, above it to smaller. The first
-//! candidate inside the range is kept; if none is, the one nearest the expectation. The per-move
+//! candidate inside the range is kept; if every candidate scored below the range, the strongest
+//! feasible setting (lowest expected mean loss) is played last, since the best match at a λ need
+//! not be the strongest setting there; if none is inside, the one nearest the expectation. The per-move
 //! limits are never traded for the step: a step that the feasible set cannot reach is reported
 //! as missed. The test part's games are the held-out report, next to the point as it is in the ladder given.
 
@@ -102,6 +104,9 @@ pub struct PointFit {
     pub frontier: Vec<(Setting3, Expected)>,
     /// The weakest per-move feasible setting (highest expected mean loss on the fit part).
     pub weakest: Option<Setting3>,
+    /// The strongest per-move feasible setting (lowest expected mean loss on the fit part; the
+    /// best match among equals): the last candidate of a step that the frontier leaves short.
+    pub strongest: Option<Setting3>,
     /// The fit part's and the held-out (test part) decisions, to report a setting chosen later.
     fit: Vec<Decision>,
     test: Vec<Decision>,
@@ -262,6 +267,65 @@ fn expected(ds: &[&Decision], s: &Setting3) -> Expected {
     Expected { n, mean: mean / nf, human_mean: human_mean / nf, ks, match_rate: matched / nf }
 }
 
+/// The grid searched on the fit part's decisions, the slip rate at most `max_slip`.
+struct Grid {
+    /// The feasible setting with the best expected match (none feasible: the one nearest the limits).
+    best: (Setting3, Expected),
+    /// The per-move feasible settings, one per λ (the best match at that λ), by λ.
+    frontier: Vec<(Setting3, Expected)>,
+    weakest: Option<Setting3>,
+    strongest: Option<Setting3>,
+}
+
+fn grid(fit: &[&Decision], max_slip: f64) -> Grid {
+    let mut best: Option<(Setting3, Expected)> = None;
+    let mut frontier: Vec<(Setting3, Expected)> = Vec::new();
+    let mut weakest: Option<(Setting3, Expected)> = None;
+    let mut strongest: Option<(Setting3, Expected)> = None;
+    for lambda in LAMBDAS {
+        let mut at_lambda: Option<(Setting3, Expected)> = None;
+        for beta in BETAS {
+            for slip_p in SLIPS {
+                if slip_p > max_slip + 1e-12 {
+                    continue;
+                }
+                let s = Setting3 { lambda, beta, slip_p };
+                let e = expected(fit, &s);
+                let better = match &best {
+                    None => true,
+                    Some((_, b)) => {
+                        let (ce, cb) = (e.cost().max(COMFORT), b.cost().max(COMFORT));
+                        ce < cb || (ce == cb && e.match_rate > b.match_rate)
+                    }
+                };
+                if better {
+                    best = Some((s, e));
+                }
+                if e.cost() <= COMFORT && at_lambda.as_ref().is_none_or(|(_, b)| e.match_rate > b.match_rate) {
+                    at_lambda = Some((s, e));
+                }
+                if e.cost() <= COMFORT && weakest.as_ref().is_none_or(|(_, w)| e.mean > w.mean) {
+                    weakest = Some((s, e));
+                }
+                if e.cost() <= COMFORT
+                    && strongest
+                        .as_ref()
+                        .is_none_or(|(_, w)| e.mean < w.mean || (e.mean == w.mean && e.match_rate > w.match_rate))
+                {
+                    strongest = Some((s, e));
+                }
+            }
+        }
+        frontier.extend(at_lambda);
+    }
+    Grid {
+        best: best.expect("a grid"),
+        frontier,
+        weakest: weakest.map(|(s, _)| s),
+        strongest: strongest.map(|(s, _)| s),
+    }
+}
+
 /// Fits one point on its band's positions; its slip rate may not exceed `max_slip` (the fitted rate
 /// of the point below it, so that the ladder's slips fall with Elo).
 pub fn fit_point(
@@ -310,46 +374,14 @@ pub fn fit_point(
         ("as is".to_string(), "fit", now, expected(&fit, &now)),
         ("as is".to_string(), "test", now, expected(&test, &now)),
     ];
-    let mut best: Option<(Setting3, Expected)> = None;
-    let mut frontier: Vec<(Setting3, Expected)> = Vec::new();
-    let mut weakest: Option<(Setting3, Expected)> = None;
-    for lambda in LAMBDAS {
-        let mut at_lambda: Option<(Setting3, Expected)> = None;
-        for beta in BETAS {
-            for slip_p in SLIPS {
-                if slip_p > max_slip + 1e-12 {
-                    continue;
-                }
-                let s = Setting3 { lambda, beta, slip_p };
-                let e = expected(&fit, &s);
-                let better = match &best {
-                    None => true,
-                    Some((_, b)) => {
-                        let (ce, cb) = (e.cost().max(COMFORT), b.cost().max(COMFORT));
-                        ce < cb || (ce == cb && e.match_rate > b.match_rate)
-                    }
-                };
-                if better {
-                    best = Some((s, e));
-                }
-                if e.cost() <= COMFORT && at_lambda.as_ref().is_none_or(|(_, b)| e.match_rate > b.match_rate) {
-                    at_lambda = Some((s, e));
-                }
-                if e.cost() <= COMFORT && weakest.as_ref().is_none_or(|(_, w)| e.mean > w.mean) {
-                    weakest = Some((s, e));
-                }
-            }
-        }
-        frontier.extend(at_lambda);
-    }
-    let (chosen, e) = best.expect("a grid");
+    let Grid { best: (chosen, e), frontier, weakest, strongest } = grid(&fit, max_slip);
     rows.push(("with model".to_string(), "fit", chosen, e));
     rows.push(("with model".to_string(), "test", chosen, expected(&test, &chosen)));
     // The model's own top-1 (β alone, λ → 0) on the same decisions, for the report.
     let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0 };
     rows.push(("model alone".to_string(), "test", alone, expected(&test, &alone)));
     let (test, fit): (Vec<Decision>, Vec<Decision>) = ds.into_iter().partition(|d| d.test);
-    Ok(PointFit { band, elo, chosen, rows, frontier, weakest: weakest.map(|(s, _)| s), fit, test })
+    Ok(PointFit { band, elo, chosen, rows, frontier, weakest, strongest, fit, test })
 }
 
 /// What `model fit` is asked to do.
@@ -372,7 +404,9 @@ pub struct FitArgs<'a> {
 
 /// One self-play trial of the fit.
 struct Trial {
-    index: usize,
+    setting: Setting3,
+    /// Its expected match with the human move on the fit part.
+    match_rate: f64,
     result: steps::StepResult,
 }
 
@@ -417,25 +451,19 @@ fn choose_by_steps(
     let gap = f.elo - lower;
     let (lo_score, hi_score) = steps::step_range(gap);
     let target = steps::expected_score(gap);
-    let start =
-        (0..n).max_by(|&a, &b| f.frontier[a].1.match_rate.total_cmp(&f.frontier[b].1.match_rate)).expect("non-empty");
-    let (mut lo_i, mut hi_i) = (0usize, n - 1);
-    let mut i = start;
     let mut trials: Vec<Trial> = Vec::new();
-    for _ in 0..MAX_STEP_TRIES {
-        let s = f.frontier[i].0;
+    let mut play = |s: Setting3, match_rate: f64, trials: &mut Vec<Trial>| -> Result<f64, String> {
         let cand = with_point(fitted, f.elo, &s, false)?;
         let path = work.join(format!("candidate-{}-{}.toml", f.elo, trials.len()));
         std::fs::write(&path, cand.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
         let t0 = std::time::Instant::now();
         let result = steps::play_step(&path, f.elo, lower, cfg)?;
         let line = format!(
-            "  step {} vs {lower}: lambda {:.2} beta {:.2} slip {:.3} (match {:.4}): {} games {:.1} % ± {:.1} [{:.0} s]",
+            "  step {} vs {lower}: lambda {:.2} beta {:.2} slip {:.3} (match {match_rate:.4}): {} games {:.1} % ± {:.1} [{:.0} s]",
             f.elo,
             s.lambda,
             s.beta,
             s.slip_p,
-            f.frontier[i].1.match_rate,
             result.games,
             result.score,
             result.error95,
@@ -444,11 +472,21 @@ fn choose_by_steps(
         eprintln!("{line}");
         log.push_str(&line);
         log.push('\n');
-        trials.push(Trial { index: i, result });
-        if (lo_score..=hi_score).contains(&result.score) {
+        trials.push(Trial { setting: s, match_rate, result });
+        Ok(result.score)
+    };
+    let start =
+        (0..n).max_by(|&a, &b| f.frontier[a].1.match_rate.total_cmp(&f.frontier[b].1.match_rate)).expect("non-empty");
+    let (mut lo_i, mut hi_i) = (0usize, n - 1);
+    let mut i = start;
+    let mut tried: Vec<usize> = Vec::new();
+    for _ in 0..MAX_STEP_TRIES {
+        let score = play(f.frontier[i].0, f.frontier[i].1.match_rate, &mut trials)?;
+        tried.push(i);
+        if (lo_score..=hi_score).contains(&score) {
             break;
         }
-        if result.score < lo_score {
+        if score < lo_score {
             lo_i = i + 1;
         } else if i == 0 {
             break;
@@ -459,14 +497,21 @@ fn choose_by_steps(
             break;
         }
         let next = (lo_i + hi_i) / 2;
-        if trials.iter().any(|t| t.index == next) {
+        if tried.contains(&next) {
             break;
         }
         i = next;
     }
-    let inside: Vec<&Trial> = trials.iter().filter(|t| (lo_score..=hi_score).contains(&t.result.score)).collect();
-    let pick = if let Some(t) =
-        inside.iter().max_by(|a, b| f.frontier[a.index].1.match_rate.total_cmp(&f.frontier[b.index].1.match_rate))
+    // Every candidate short of the window: the frontier keeps the best match per λ, which need not
+    // be the strongest setting; the strongest feasible one gets the last try.
+    let inside = |t: &Trial| (lo_score..=hi_score).contains(&t.result.score);
+    if trials.iter().all(|t| t.result.score < lo_score)
+        && let Some(s) = f.strongest
+        && trials.iter().all(|t| t.setting != s)
+    {
+        play(s, f.fit_expected(&s).match_rate, &mut trials)?;
+    }
+    let pick = if let Some(t) = trials.iter().filter(|t| inside(t)).max_by(|a, b| a.match_rate.total_cmp(&b.match_rate))
     {
         t
     } else {
@@ -475,7 +520,7 @@ fn choose_by_steps(
             .min_by(|a, b| (a.result.score - target).abs().total_cmp(&(b.result.score - target).abs()))
             .expect("one trial")
     };
-    Ok(Some(f.frontier[pick.index].0))
+    Ok(Some(pick.setting))
 }
 
 /// The command: fits every BAND:ELO pair, prints the ladder lines, writes a CSV (and, when asked,
@@ -565,4 +610,88 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     }
     println!("{out}\nCSV: {}", args.csv_out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 100 decisions on one kind of position: the best move (loss 0), a 60 cp mistake the model
+    /// likes, a 300 cp blunder; the humans play them 50 / 40 / 10 times.
+    fn decisions() -> Vec<Decision> {
+        (0..100)
+            .map(|i| {
+                let human = if i < 50 {
+                    0
+                } else if i < 90 {
+                    1
+                } else {
+                    2
+                };
+                let loss = vec![0, 60, 300];
+                Decision {
+                    delta: vec![Some(0.0), Some(-0.6), Some(-3.0)],
+                    logp: vec![0.4f64.ln(), 0.5f64.ln(), 0.1f64.ln()],
+                    human_loss: loss[human],
+                    loss,
+                    gate: vec![1, 2],
+                    human,
+                    test: false,
+                    decided: None,
+                }
+            })
+            .collect()
+    }
+
+    fn every_setting(max_slip: f64) -> Vec<Setting3> {
+        let mut all = Vec::new();
+        for lambda in LAMBDAS {
+            for beta in BETAS {
+                for slip_p in SLIPS.into_iter().filter(|&s| s <= max_slip + 1e-12) {
+                    all.push(Setting3 { lambda, beta, slip_p });
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_grid_keeps_feasible_settings_and_finds_both_extremes() {
+        let ds = decisions();
+        let refs: Vec<&Decision> = ds.iter().collect();
+        let g = grid(&refs, 0.05);
+        let feasible: Vec<(Setting3, Expected)> = every_setting(0.05)
+            .into_iter()
+            .map(|s| (s, expected(&refs, &s)))
+            .filter(|(_, e)| e.cost() <= COMFORT)
+            .collect();
+        assert!(feasible.len() > 10, "{} feasible settings", feasible.len());
+        // The frontier: feasible, one per λ, in λ order, each the best match at its λ.
+        assert!(g.frontier.windows(2).all(|w| w[0].0.lambda < w[1].0.lambda));
+        for (s, e) in &g.frontier {
+            assert!(e.cost() <= COMFORT && s.slip_p <= 0.05);
+            let top =
+                feasible.iter().filter(|(f, _)| f.lambda == s.lambda).map(|(_, e)| e.match_rate).fold(0.0, f64::max);
+            assert_eq!(e.match_rate, top);
+        }
+        // The best match overall, the strongest and the weakest feasible settings.
+        let (_, best) = g.best;
+        assert!(feasible.iter().all(|(_, e)| e.match_rate <= best.match_rate));
+        let mean = |s: Setting3| expected(&refs, &s).mean;
+        let (strong, weak) = (g.strongest.unwrap(), g.weakest.unwrap());
+        assert!(feasible.iter().all(|(s, _)| mean(*s) >= mean(strong) && mean(*s) <= mean(weak)));
+        assert!(mean(strong) < mean(weak));
+        // The humans' mean loss is 54 cp: a feasible setting is within the comfort band of it.
+        assert!((expected(&refs, &strong).human_mean - 54.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn no_slip_above_the_point_below() {
+        let ds = decisions();
+        let refs: Vec<&Decision> = ds.iter().collect();
+        let g = grid(&refs, 0.0);
+        assert!(g.frontier.iter().all(|(s, _)| s.slip_p == 0.0));
+        assert_eq!(g.best.0.slip_p, 0.0);
+        assert!(g.strongest.is_some_and(|s| s.slip_p == 0.0) && g.weakest.is_some_and(|s| s.slip_p == 0.0));
+    }
 }
