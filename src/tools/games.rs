@@ -2,11 +2,15 @@
 //! event and time control, the moves and the number of legal moves before each, and the two kinds
 //! of move comment the tools read: a player's clock after the move (`[%clk h:mm:ss.s]`, online
 //! games) and the time the move took (`… 0.123s` or `book`, the PGNs `sparring match` writes).
-//! One reader for every tool (the human-likeness sampler, `strength ipr pgn`, `style`, `clock`).
+//! Games that start from a `FEN` tag (the PGNs of matches from an EPD book) are read from there.
+//! One reader for every tool (the human-likeness sampler, `strength ipr pgn`, `strength`, `style`,
+//! `clock`).
 
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -19,6 +23,10 @@ pub fn parse_elo(tag: &str) -> Option<u32> {
 /// A game reduced to what the tools need.
 #[derive(Clone, Debug, Default)]
 pub struct GameRecord {
+    /// 1-based number of the game in the file.
+    pub number: usize,
+    /// The position the game starts from: its `FEN` tag's, else the standard one.
+    pub root: Chess,
     pub white_elo: Option<u32>,
     pub black_elo: Option<u32>,
     pub white: String,
@@ -39,7 +47,8 @@ pub struct GameRecord {
     /// The time each move took by its comment (`0.123s` at the end); `None` for a `book` move,
     /// 0 for a move whose comment gives no time.
     pub spent: Vec<Option<f64>>,
-    /// A SAN that did not parse or was illegal: the game is cut there.
+    /// A SAN that did not parse or was illegal (the game is cut there), or a start the reader
+    /// refuses (a bad `FEN` tag, a variant other than standard chess: no moves are read).
     pub error: Option<String>,
 }
 
@@ -47,6 +56,34 @@ impl GameRecord {
     /// The moves that have a clock.
     pub fn timed_plies(&self) -> usize {
         self.clocks.len().min(self.moves.len())
+    }
+
+    /// The side to move before ply `ply` (0-based), from the start position's side to move.
+    pub fn mover(&self, ply: usize) -> Color {
+        if ply.is_multiple_of(2) { self.root.turn() } else { !self.root.turn() }
+    }
+
+    /// The name of the player to move before ply `ply`.
+    pub fn mover_name(&self, ply: usize) -> &str {
+        match self.mover(ply) {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The position before ply `ply` (`None` past the moves read).
+    pub fn position(&self, ply: usize) -> Option<Chess> {
+        let mut pos = self.root.clone();
+        for &m in self.moves.get(..ply)? {
+            pos.play_unchecked(m);
+        }
+        Some(pos)
+    }
+
+    /// The start as a FEN when it is not the standard position (for `position fen ... moves ...`).
+    pub fn start_fen(&self) -> Option<String> {
+        let fen = crate::board::notation::fen(&self.root);
+        (fen != crate::board::notation::fen(&Chess::default())).then_some(fen)
     }
 
     pub fn rating(&self, color: Color) -> Option<u32> {
@@ -123,7 +160,17 @@ pub fn comment_seconds(comment: &str) -> Option<f64> {
     last.strip_suffix('s')?.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)
 }
 
-struct Collector;
+#[derive(Default)]
+struct Collector {
+    number: usize,
+}
+
+/// The tags as read: the record, and the start it names.
+struct Tags {
+    rec: GameRecord,
+    fen: Option<String>,
+    variant: Option<String>,
+}
 
 struct Movetext {
     rec: GameRecord,
@@ -133,16 +180,19 @@ struct Movetext {
 }
 
 impl Visitor for Collector {
-    type Tags = GameRecord;
+    type Tags = Tags;
     type Movetext = Movetext;
     type Output = GameRecord;
 
-    fn begin_tags(&mut self) -> ControlFlow<GameRecord, GameRecord> {
-        ControlFlow::Continue(GameRecord::default())
+    fn begin_tags(&mut self) -> ControlFlow<GameRecord, Tags> {
+        self.number += 1;
+        let rec = GameRecord { number: self.number, ..GameRecord::default() };
+        ControlFlow::Continue(Tags { rec, fen: None, variant: None })
     }
 
-    fn tag(&mut self, tags: &mut GameRecord, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
+    fn tag(&mut self, all: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
         let text = || value.decode_utf8_lossy().trim().to_string();
+        let tags = &mut all.rec;
         match name {
             b"WhiteElo" => tags.white_elo = parse_elo(&text()),
             b"BlackElo" => tags.black_elo = parse_elo(&text()),
@@ -155,13 +205,20 @@ impl Visitor for Collector {
             b"Event" => tags.event = text(),
             b"TimeControl" => tags.time_control = Some(text()),
             b"Termination" => tags.termination = text(),
+            b"FEN" => all.fen = Some(text()),
+            b"Variant" => all.variant = Some(text()),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: GameRecord) -> ControlFlow<GameRecord, Movetext> {
-        ControlFlow::Continue(Movetext { rec: tags, pos: Chess::default(), clock_gap: false })
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<GameRecord, Movetext> {
+        let mut rec = tags.rec;
+        match start(tags.fen.as_deref(), tags.variant.as_deref()) {
+            Ok(root) => rec.root = root,
+            Err(e) => rec.error = Some(e),
+        }
+        ControlFlow::Continue(Movetext { pos: rec.root.clone(), rec, clock_gap: false })
     }
 
     fn san(&mut self, mt: &mut Movetext, san: SanPlus) -> ControlFlow<GameRecord> {
@@ -179,7 +236,9 @@ impl Visitor for Collector {
                 mt.rec.spent.push(Some(0.0));
                 mt.pos.play_unchecked(m);
             }
-            Err(e) => mt.rec.error = Some(format!("ply {}: {san}: {e}", mt.rec.moves.len())),
+            Err(e) => {
+                mt.rec.error = Some(format!("ply {}: illegal or ambiguous move '{san}': {e}", mt.rec.moves.len() + 1));
+            }
         }
         ControlFlow::Continue(())
     }
@@ -210,15 +269,32 @@ impl Visitor for Collector {
     }
 }
 
-/// Reads every game of a PGN file, in file order.
-pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut reader = Reader::new(std::io::BufReader::new(file));
+/// The start a game's tags name: the `FEN` tag's position (standard castling rules), else the
+/// standard one; a variant other than standard chess is refused.
+fn start(fen: Option<&str>, variant: Option<&str>) -> Result<Chess, String> {
+    if let Some(v) = variant.filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("standard")) {
+        return Err(format!("unsupported variant '{v}'"));
+    }
+    let Some(f) = fen else { return Ok(Chess::default()) };
+    let parsed: Fen = f.parse().map_err(|e| format!("bad FEN '{f}': {e}"))?;
+    parsed.into_position(CastlingMode::Standard).map_err(|e| format!("illegal FEN position '{f}': {e}"))
+}
+
+/// Reads every game of a PGN stream, in order; an I/O or unrecoverable parser error ends it.
+pub fn read_from<R: Read>(input: R) -> std::io::Result<Vec<GameRecord>> {
+    let mut reader = Reader::new(input);
+    let mut collector = Collector::default();
     let mut games = Vec::new();
-    while let Some(g) = reader.read_game(&mut Collector).map_err(|e| format!("{}: {e}", path.display()))? {
+    while let Some(g) = reader.read_game(&mut collector)? {
         games.push(g);
     }
     Ok(games)
+}
+
+/// Reads every game of a PGN file, in file order.
+pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    read_from(std::io::BufReader::with_capacity(1 << 16, file)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -257,11 +333,40 @@ mod tests {
         assert_eq!(g.result.as_deref(), Some("1-0"));
         // Cut at the illegal SAN; the legal-move counts and times follow the moves.
         assert_eq!(g.moves.len(), 6);
-        assert!(g.error.as_deref().is_some_and(|e| e.starts_with("ply 6")), "{:?}", g.error);
+        assert!(
+            g.error.as_deref().is_some_and(|e| e.starts_with("ply 7: illegal or ambiguous move 'Nf6'")),
+            "{:?}",
+            g.error
+        );
+        assert_eq!((g.number, g.root.clone()), (1, Chess::default()));
         assert_eq!(g.legal_counts[0], 20);
         // White's second move has no clock: no later clock is kept.
         assert_eq!(g.clocks, vec![181.0, 180.5]);
         assert_eq!(g.timed_plies(), 2);
         assert_eq!(g.spent, vec![Some(0.0), Some(0.0), Some(0.0), Some(0.0), None, Some(0.25)]);
+    }
+
+    #[test]
+    fn a_fen_tag_sets_the_start_and_a_bad_one_is_an_error() {
+        let pgn = "[White \"a\"]\n[Black \"b\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K2R w K - 0 1\"]\n[SetUp \"1\"]\n\n1. O-O Kd7 2. Rd1+ *\n\n\
+                   [White \"c\"]\n[Black \"d\"]\n[FEN \"not a fen\"]\n\n1. e4 *\n\n\
+                   [White \"e\"]\n[Black \"f\"]\n[Variant \"Atomic\"]\n\n1. e4 *\n\n\
+                   [White \"g\"]\n[Black \"h\"]\n[Variant \"Standard\"]\n\n1. e4 *\n";
+        let games = read_from(pgn.as_bytes()).unwrap();
+        assert_eq!(games.iter().map(|g| g.number).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+        // Castling short and a rook check exist only from the tagged position.
+        let g = &games[0];
+        assert_eq!((g.moves.len(), g.error.as_deref()), (3, None));
+        assert_eq!(crate::board::notation::fen(&g.root), "4k3/8/8/8/8/8/4P3/4K2R w K - 0 1");
+        assert_eq!(g.legal_counts[0], 16);
+        assert!(
+            games[1].error.as_deref().is_some_and(|e| e.starts_with("bad FEN 'not a fen'")),
+            "{:?}",
+            games[1].error
+        );
+        assert!(games[1].moves.is_empty());
+        assert_eq!(games[2].error.as_deref(), Some("unsupported variant 'Atomic'"));
+        assert!(games[2].moves.is_empty());
+        assert_eq!((games[3].moves.len(), games[3].error.as_deref()), (1, None));
     }
 }

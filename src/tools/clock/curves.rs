@@ -7,6 +7,7 @@
 
 use super::time_control::parse_time_control;
 use crate::tools::games::read_games;
+use shakmaty::Color;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -33,12 +34,14 @@ pub fn report(path: &Path, base_s: f64, inc_s: f64) -> Result<(String, String), 
     for (gi, g) in games.iter().enumerate() {
         let (base, inc) = g.time_control.as_deref().and_then(parse_time_control).unwrap_or((base_s, inc_s));
         let forfeit = g.termination.to_ascii_lowercase().contains("time");
-        for (side, name) in [(0usize, &g.white), (1, &g.black)] {
+        for (side, colour, name) in [(0usize, Color::White, &g.white), (1, Color::Black, &g.black)] {
             let p = players.entry(name.clone()).or_default();
             p.games += 1;
             let mut clock = base;
             let mut n = 0;
-            for &t in g.spent.iter().skip(side).step_by(2).flatten() {
+            // A game from a FEN tag may start with Black to move.
+            let first = usize::from(g.mover(0) != colour);
+            for &t in g.spent.iter().skip(first).step_by(2).flatten() {
                 n += 1;
                 clock = clock - t + inc;
                 let _ = writeln!(csv, "{gi},{},{name},{n},{t:.3},{clock:.3}", ["white", "black"][side]);
@@ -52,7 +55,7 @@ pub fn report(path: &Path, base_s: f64, inc_s: f64) -> Result<(String, String), 
             }
             p.end_clock.push(clock);
             // The side that lost on time is the one to move after the last recorded move.
-            if forfeit && g.spent.len() % 2 == side {
+            if forfeit && g.mover(g.spent.len()) == colour {
                 p.forfeits += 1;
             }
         }

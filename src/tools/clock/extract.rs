@@ -7,7 +7,7 @@ use super::time_control;
 use crate::board::{Game, zobrist};
 use crate::human_time::features;
 use crate::tools::games::{self, GameRecord};
-use shakmaty::{Chess, Position};
+use shakmaty::Position;
 use std::path::Path;
 
 /// Which games to take: every `stride`-th pair of games (indices `k·stride·2` and `k·stride·2+1`,
@@ -31,7 +31,7 @@ impl Selection {
 pub fn game_rows(index: usize, game: &GameRecord, tc: (f64, f64), min_fullmove: u32) -> Vec<MoveRow> {
     let (base, inc) = tc;
     let plies = game.timed_plies();
-    let mut g = Game::new(Chess::default());
+    let mut g = Game::new(game.root.clone());
     let mut prev_best: Option<i32> = None;
     let mut out = Vec::new();
     for ply in 0..plies {
@@ -40,7 +40,7 @@ pub fn game_rows(index: usize, game: &GameRecord, tc: (f64, f64), min_fullmove: 
         prev_best = Some(difficulty.best_cp);
         let before = if ply < 2 { base } else { game.clocks[ply - 2] };
         let spent = before - game.clocks[ply] + inc;
-        let rating = if ply % 2 == 0 { game.white_elo } else { game.black_elo };
+        let rating = game.rating(game.mover(ply));
         let fullmove = pos.fullmoves().get();
         // Negative times (clock corrections) and clocks above base + inc at the start are errors
         // of the record, not decisions.

@@ -371,11 +371,11 @@ fn pgn_positions(
 ) -> (Vec<String>, Vec<crate::tools::scored::SampledPosition>, Vec<usize>) {
     use crate::board::notation::{fen as fen_of, uci as uci_of};
     use crate::tools::scored::SampledPosition;
-    use shakmaty::{Chess, Color, Position};
+
     let mut by_name: BTreeMap<String, Vec<(usize, u32)>> = BTreeMap::new();
     for (gi, g) in games.iter().enumerate() {
         for (ply, &n) in g.legal_counts.iter().enumerate() {
-            let (name, color) = if ply % 2 == 0 { (&g.white, Color::White) } else { (&g.black, Color::Black) };
+            let (color, name) = (g.mover(ply), g.mover_name(ply));
             if ply < 16 || n < 2 || only.is_some_and(|o| !o.eq_ignore_ascii_case(name)) {
                 continue;
             }
@@ -391,11 +391,8 @@ fn pgn_positions(
         for k in 0..take {
             let (gi, ply) = plies[k * plies.len() / take];
             let g = &games[gi];
-            let mut pos = Chess::default();
-            for &m in &g.moves[..ply as usize] {
-                pos.play_unchecked(m);
-            }
-            let rating = g.rating(if ply % 2 == 0 { Color::White } else { Color::Black }).unwrap_or(0);
+            let pos = g.position(ply as usize).expect("sampled plies are inside the game");
+            let rating = g.rating(g.mover(ply as usize)).unwrap_or(0);
             out.push(SampledPosition {
                 fen: fen_of(&pos),
                 human: uci_of(g.moves[ply as usize]),

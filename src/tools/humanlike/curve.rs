@@ -189,9 +189,9 @@ fn rows(positions: &[OraclePosition], games: &[GameRecord], part: Option<Part>) 
             continue;
         }
         let Some(g) = games.get(p.pos.game) else { continue };
-        let name = if p.pos.ply % 2 == 0 { &g.white } else { &g.black };
+        let name = g.mover_name(p.pos.ply as usize);
         let Some(loss) = p.loss(&p.pos.human) else { continue };
-        out.push((p.pos.band, p.pos.game, name.clone(), f64::from(p.pos.rating), f64::from(loss)));
+        out.push((p.pos.band, p.pos.game, name.to_string(), f64::from(p.pos.rating), f64::from(loss)));
     }
     out
 }

@@ -334,7 +334,7 @@ pub fn check(
             for v in sets.values_mut() {
                 v.retain(|p| {
                     let Some(g) = games.get(p.pos.game) else { return false };
-                    let name = if p.pos.ply % 2 == 0 { &g.white } else { &g.black };
+                    let name = g.mover_name(p.pos.ply as usize);
                     !crate::tools::games::is_computer(name)
                         && (!test_only || super::model::part_of(p.pos.game) == super::model::Part::Test)
                 });
@@ -431,7 +431,7 @@ fn verify_recording(
             let chess = p.chess().expect("oracle positions are legal");
             let game = match games.and_then(|g| g.get(p.pos.game)) {
                 Some(g) if p.pos.ply as usize <= g.moves.len() => {
-                    Game::with_moves(shakmaty::Chess::default(), &g.moves[..p.pos.ply as usize])
+                    Game::with_moves(g.root.clone(), &g.moves[..p.pos.ply as usize])
                 }
                 _ => Game::new(chess),
             };

@@ -239,7 +239,7 @@ pub fn dataset_with(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, j
 }
 
 fn add_game(d: &mut Dataset, g: &GameRecord, mirror: bool) {
-    let mut game = Game::new(Chess::default());
+    let mut game = Game::new(g.root.clone());
     // The position two plies back, for the mirrored copy's history.
     let mut back: Vec<Chess> = Vec::with_capacity(g.moves.len());
     for (ply, (&m, &n)) in g.moves.iter().zip(&g.legal_counts).enumerate() {
@@ -680,7 +680,7 @@ pub fn table(rows: &BTreeMap<u32, BandEval>) -> String {
 pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Game, Move)> {
     let g = games.get(game)?;
     let moves = g.moves.get(..ply as usize)?;
-    Some((Game::with_moves(Chess::default(), moves), *g.moves.get(ply as usize)?))
+    Some((Game::with_moves(g.root.clone(), moves), *g.moves.get(ply as usize)?))
 }
 
 /// `model train`: reads the games, trains, writes the model file and prints its hash and the
@@ -809,9 +809,7 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
     let eligible = super::stats::eligible(&all, None);
     let mut q: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
     let by_person = |p: &&super::types::OraclePosition| {
-        games
-            .get(p.pos.game)
-            .is_some_and(|g| !is_computer(if p.pos.ply.is_multiple_of(2) { &g.white } else { &g.black }))
+        games.get(p.pos.game).is_some_and(|g| !is_computer(g.mover_name(p.pos.ply as usize)))
     };
     for p in eligible.iter().filter(by_person).filter(|p| part_of(p.pos.game) == Part::Fit) {
         let e = q.entry(p.pos.band).or_default();

@@ -129,7 +129,7 @@ fn usable<'a>(positions: &'a [OraclePosition], games: &[GameRecord]) -> Vec<&'a 
         .iter()
         .filter(|p| {
             let Some(g) = games.get(p.pos.game) else { return false };
-            let name = if p.pos.ply % 2 == 0 { &g.white } else { &g.black };
+            let name = g.mover_name(p.pos.ply as usize);
             !is_computer(name)
         })
         .collect()

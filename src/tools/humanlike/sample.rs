@@ -10,7 +10,7 @@
 
 use super::types::{SampledPosition, band_of};
 use crate::board::notation::{fen as fen_of, uci as uci_of};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Color, Position};
 use std::collections::BTreeMap;
 
 pub use crate::tools::games::{GameRecord, read_games};
@@ -59,7 +59,7 @@ pub fn choose(games: &[GameRecord], cfg: &SampleConfig) -> BTreeMap<u32, Vec<(us
             if ply < cfg.min_ply || n < 2 {
                 continue;
             }
-            let color = if ply.is_multiple_of(2) { Color::White } else { Color::Black };
+            let color = g.mover(ply as usize);
             let Some(r) = g.rating(color) else { continue };
             let band = band_of(r);
             if !cfg.bands.contains(&band) {
@@ -106,10 +106,7 @@ pub fn build_positions(games: &[GameRecord], chosen: &BTreeMap<u32, Vec<(usize, 
     for (&band, picks) in chosen {
         for &(gi, ply) in picks {
             let g = &games[gi];
-            let mut pos = Chess::default();
-            for &m in &g.moves[..ply as usize] {
-                pos.play_unchecked(m);
-            }
+            let pos = g.position(ply as usize).expect("chosen plies are inside the game");
             let rating = g.rating(pos.turn()).expect("chosen positions have a rating");
             out.push(SampledPosition {
                 fen: fen_of(&pos),

@@ -198,7 +198,7 @@ pub fn decision(game: &Game, played: Move, point: &Point, cluster: usize) -> Opt
 pub fn decisions(games: &[(usize, &GameRecord)], name: &str, point: &Point, progress: &dyn Fn()) -> Vec<Decision> {
     let mut out = Vec::new();
     for &(gi, g) in games {
-        let mut game = Game::new(Chess::default());
+        let mut game = Game::new(g.root.clone());
         for &m in &g.moves {
             let mover = if game.pos().turn() == Color::White { &g.white } else { &g.black };
             if mover == name

@@ -68,7 +68,7 @@ pub fn game_moves(games: &[GameRecord], who: &Who) -> (Vec<Observed>, Vec<SideGa
         if colours.is_empty() {
             continue;
         }
-        let mut pos = Chess::default();
+        let mut pos = g.root.clone();
         let mut castled = [None, None];
         let mut count = [0u32; 2];
         let mut prev: Option<Move> = None;
@@ -166,9 +166,8 @@ pub fn sample(games: &[GameRecord], spec: &SampleSpec) -> Vec<Probe> {
             {
                 continue;
             }
-            let mut plies: Vec<usize> = (spec.min_ply..g.moves.len())
-                .filter(|&p| (p % 2 == 0) == (c == Color::White) && g.legal_counts[p] >= 2)
-                .collect();
+            let mut plies: Vec<usize> =
+                (spec.min_ply..g.moves.len()).filter(|&p| g.mover(p) == c && g.legal_counts[p] >= 2).collect();
             if plies.is_empty() {
                 continue;
             }
@@ -198,12 +197,10 @@ pub fn sample(games: &[GameRecord], spec: &SampleSpec) -> Vec<Probe> {
     chosen
         .into_iter()
         .map(|(gi, ply)| {
-            let history = games[gi].moves[..ply].to_vec();
-            let mut pos = Chess::default();
-            for &m in &history {
-                pos.play_unchecked(m);
-            }
-            Probe { cluster: gi, start_fen: None, history, pos }
+            let g = &games[gi];
+            let history = g.moves[..ply].to_vec();
+            let pos = g.position(ply).expect("sampled plies are inside the game");
+            Probe { cluster: gi, start_fen: g.start_fen(), history, pos }
         })
         .collect()
 }
