@@ -91,3 +91,24 @@ pub fn report(path: &Path, base_s: f64, inc_s: f64) -> Result<(String, String), 
     }
     Ok((csv, md))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_from_a_black_to_move_fen_gives_each_side_its_own_times() {
+        let pgn = "[White \"w\"]\n[Black \"b\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]\n[SetUp \"1\"]\n\
+                   [TimeControl \"60+0\"]\n[Termination \"time forfeit\"]\n[Result \"0-1\"]\n\n\
+                   1... Kd7 { 0.5s } 2. Kd2 { 1.25s } Kc6 { 0.75s } 0-1\n";
+        let path = std::env::temp_dir().join(format!("sparring-curves-{}.pgn", std::process::id()));
+        std::fs::write(&path, pgn).unwrap();
+        let (csv, md) = report(&path, 180.0, 0.0).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let rows: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(rows, vec!["0,white,w,1,1.250,58.750", "0,black,b,1,0.500,59.500", "0,black,b,2,0.750,58.750"]);
+        // White is to move after the last move: White lost on time.
+        assert!(md.contains("| w | 1 | 1 | 1.25 | 58.8 | 58.8 | 1 |"), "{md}");
+        assert!(md.contains("| b | 1 | 2 | 0.62 | 58.8 | 58.8 | 0 |"), "{md}");
+    }
+}
