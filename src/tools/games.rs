@@ -4,7 +4,7 @@
 //! games) and the time the move took (`… 0.123s` or `book`, the PGNs `sparring match` writes).
 //! Games that start from a `FEN` tag (the PGNs of matches from an EPD book) are read from there.
 //! One reader for every tool (the human-likeness sampler, `strength ipr pgn`, `strength`, `style`,
-//! `clock`).
+//! `clock`, and the match runner's PGN opening books).
 
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
@@ -38,6 +38,10 @@ pub struct GameRecord {
     pub time_control: Option<String>,
     /// The `Termination` tag (empty when absent).
     pub termination: String,
+    /// The `ECO`, `Opening` and `Variation` tags (opening books name their lines with them).
+    pub eco: Option<String>,
+    pub opening: Option<String>,
+    pub variation: Option<String>,
     pub moves: Vec<Move>,
     /// Number of legal moves before each move in `moves`.
     pub legal_counts: Vec<u16>,
@@ -205,6 +209,9 @@ impl Visitor for Collector {
             b"Event" => tags.event = text(),
             b"TimeControl" => tags.time_control = Some(text()),
             b"Termination" => tags.termination = text(),
+            b"ECO" | b"Eco" => tags.eco = Some(text()),
+            b"Opening" => tags.opening = Some(text()),
+            b"Variation" => tags.variation = Some(text()),
             b"FEN" => all.fen = Some(text()),
             b"Variant" => all.variant = Some(text()),
             _ => {}

@@ -175,6 +175,12 @@ fn book_files() {
     assert_eq!(v[0].moves.len(), 3);
     assert_eq!(v[0].eco.as_deref(), Some("C20"));
     assert!(v[1].root_fen.is_some());
+    // An illegal move past the plies used does not matter; one within them refuses the book.
+    let bad = tmp.join("bad.pgn");
+    std::fs::write(&bad, "[Event \"z\"]\n\n1. e4 e5 2. Ke3 *\n").unwrap();
+    assert_eq!(openings::load(&bad, BookFormat::Pgn, Some(2)).unwrap()[0].moves.len(), 2);
+    let e = openings::load(&bad, BookFormat::Pgn, None).unwrap_err();
+    assert!(e.contains("game 1: ply 3: illegal or ambiguous move 'Ke3'"), "{e}");
     // The real books, if present.
     if Path::new(dir).exists() {
         let v = openings::load(&Path::new(dir).join("8moves_v3.pgn"), BookFormat::Pgn, None).unwrap();

@@ -1,12 +1,11 @@
 //! Opening books: EPD (one position per line), PGN (one line of moves per game), and a built-in
 //! set of named balanced lines used when no file is given.
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use crate::tools::games::read_from;
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use std::fs::File;
-use std::ops::ControlFlow;
 use std::path::Path;
 
 /// One opening: a root position (the standard start or a FEN) and book moves played from it.
@@ -81,97 +80,29 @@ pub fn load_epd(path: &Path) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
-struct BookVisitor {
-    max_plies: Option<usize>,
-}
-
-struct Tags {
-    fen: Option<String>,
-    eco: Option<String>,
-    opening: Option<String>,
-    variation: Option<String>,
-    error: Option<String>,
-}
-
-struct Line {
-    tags: Tags,
-    pos: Chess,
-    root: Chess,
-    moves: Vec<Move>,
-}
-
-impl Visitor for BookVisitor {
-    type Tags = Tags;
-    type Movetext = Line;
-    type Output = Result<Opening, String>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(Tags { fen: None, eco: None, opening: None, variation: None, error: None })
-    }
-
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
-        let v = value.decode_utf8_lossy().to_string();
-        match name {
-            b"FEN" => tags.fen = Some(v),
-            b"ECO" | b"Eco" => tags.eco = Some(v),
-            b"Opening" => tags.opening = Some(v),
-            b"Variation" => tags.variation = Some(v),
-            _ => {}
+/// Loads a PGN book; each game's moves (up to `plies` if given) form one opening. A game the reader
+/// could not read (a bad FEN, another variant, an illegal move within the plies used) is an error.
+pub fn load_pgn(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, String> {
+    let games = read_from(std::io::BufReader::new(
+        File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+    ))
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for g in games {
+        let mut moves = g.moves;
+        if let Some(p) = plies {
+            moves.truncate(p);
         }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, mut tags: Tags) -> ControlFlow<Self::Output, Line> {
-        let root = match &tags.fen {
-            Some(f) => match parse_fen_or_epd(f) {
-                Ok((p, _)) => p,
-                Err(e) => {
-                    tags.error = Some(e);
-                    Chess::default()
-                }
-            },
-            None => Chess::default(),
-        };
-        ControlFlow::Continue(Line { tags, pos: root.clone(), root, moves: Vec::new() })
-    }
-
-    fn san(&mut self, line: &mut Line, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        if line.tags.error.is_some() || self.max_plies.is_some_and(|m| line.moves.len() >= m) {
-            return ControlFlow::Continue(());
+        if let Some(e) = g.error.filter(|_| plies.is_none_or(|p| moves.len() < p)) {
+            return Err(format!("{}: game {}: {e}", path.display(), g.number));
         }
-        match san_plus.san.to_move(&line.pos) {
-            Ok(m) => {
-                line.pos.play_unchecked(m);
-                line.moves.push(m);
-            }
-            Err(e) => line.tags.error = Some(format!("illegal move {san_plus}: {e}")),
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, line: Line) -> Self::Output {
-        if let Some(e) = line.tags.error {
-            return Err(e);
-        }
-        let name = match (line.tags.opening, line.tags.variation) {
+        let name = match (g.opening, g.variation) {
             (Some(o), Some(v)) => Some(format!("{o}, {v}")),
             (o, _) => o,
         };
-        let root_fen = line.tags.fen.map(|_| Fen::from_position(&line.root, EnPassantMode::Legal).to_string());
-        Ok(Opening { name, eco: line.tags.eco, root_fen, root: line.root, moves: line.moves })
-    }
-}
-
-/// Loads a PGN book; each game's moves (up to `plies` if given) form one opening.
-pub fn load_pgn(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, String> {
-    let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut reader = Reader::new(std::io::BufReader::new(file));
-    let mut v = BookVisitor { max_plies: plies };
-    let mut out = Vec::new();
-    let mut n = 0;
-    while let Some(r) = reader.read_game(&mut v).map_err(|e| format!("{}: {e}", path.display()))? {
-        n += 1;
-        let o = r.map_err(|e| format!("{}: game {n}: {e}", path.display()))?;
+        let root_fen =
+            (g.root != Chess::default()).then(|| Fen::from_position(&g.root, EnPassantMode::Legal).to_string());
+        let o = Opening { name, eco: g.eco, root_fen, root: g.root, moves };
         if !o.position().legal_moves().is_empty() {
             out.push(o);
         }
