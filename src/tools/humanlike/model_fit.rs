@@ -547,11 +547,15 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         let mut f = fit_point(&fitted, (band, elo), &positions, &games, max_slip, args.jobs)?;
         let mut part = String::new();
         let _ = writeln!(part, "\nband {band} point {elo}: {} per-move feasible settings by lambda", f.frontier.len());
+        // The self-play trials print their lines as they finish; the rest of the part is printed
+        // once the point is fitted (each line once).
+        eprint!("{part}");
         let stepped = match (&args.steps, below) {
             (Some(cfg), Some(lower)) => choose_by_steps(&fitted, &f, lower, cfg, args.work, &mut part)?,
             (Some(_), None) => f.weakest,
             (None, _) => None,
         };
+        let printed = part.len();
         if let Some(s) = stepped {
             let fit_part = f.fit_expected(&s);
             let held = f.held_out(&s);
@@ -597,7 +601,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}",
             f.chosen.lambda, f.chosen.beta, f.chosen.slip_p
         );
-        eprint!("{part}");
+        eprint!("{}", &part[printed..]);
         out.push_str(&part);
         std::fs::write(args.csv_out, &csv).map_err(|e| format!("{}: {e}", args.csv_out.display()))?;
         if let Some(path) = args.ladder_out {
