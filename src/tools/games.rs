@@ -298,6 +298,22 @@ pub fn read_from<R: Read>(input: R) -> std::io::Result<Vec<GameRecord>> {
     Ok(games)
 }
 
+/// What a tool tells its user about the games it could not read whole: how many were cut short (a
+/// move that did not parse or was illegal) or not read at all (a bad `FEN` tag, another variant),
+/// and the first reason; `None` when every game was read whole.
+pub fn unread_note(path: &Path, games: &[GameRecord]) -> Option<String> {
+    let bad: Vec<&GameRecord> = games.iter().filter(|g| g.error.is_some()).collect();
+    let first = bad.first()?;
+    Some(format!(
+        "{}: {} of {} games cut short or not read (first: game {}: {})",
+        path.display(),
+        bad.len(),
+        games.len(),
+        first.number,
+        first.error.as_deref().unwrap_or_default()
+    ))
+}
+
 /// Reads every game of a PGN file, in file order.
 pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -375,5 +391,11 @@ mod tests {
         assert_eq!(games[2].error.as_deref(), Some("unsupported variant 'Atomic'"));
         assert!(games[2].moves.is_empty());
         assert_eq!((games[3].moves.len(), games[3].error.as_deref()), (1, None));
+        let note = unread_note(Path::new("x.pgn"), &games).unwrap();
+        assert!(
+            note.starts_with("x.pgn: 2 of 4 games cut short or not read (first: game 2: bad FEN 'not a fen'"),
+            "{note}"
+        );
+        assert_eq!(unread_note(Path::new("x.pgn"), &games[3..]), None);
     }
 }

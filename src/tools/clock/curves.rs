@@ -29,6 +29,9 @@ const MARKS: [usize; 5] = [10, 20, 30, 40, 60];
 /// `TimeControl` tag.
 pub fn report(path: &Path, base_s: f64, inc_s: f64) -> Result<(String, String), String> {
     let games = read_games(path)?;
+    if let Some(note) = crate::tools::games::unread_note(path, &games) {
+        eprintln!("{note}");
+    }
     let mut csv = String::from("game,side,player,move,spent_s,clock_left_s\n");
     let mut players: BTreeMap<String, PlayerSummary> = BTreeMap::new();
     for (gi, g) in games.iter().enumerate() {

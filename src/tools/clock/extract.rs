@@ -72,6 +72,9 @@ pub fn game_rows(index: usize, game: &GameRecord, tc: (f64, f64), min_fullmove: 
 /// Extracts the selected games of `pgn` into `out` (appending; resumes after the last game there).
 pub fn run(pgn: &Path, out: &Path, sel: Selection) -> Result<(usize, usize), String> {
     let all = games::read_games(pgn)?;
+    if let Some(note) = games::unread_note(pgn, &all) {
+        eprintln!("{note}");
+    }
     let tcs = time_control::time_controls(&all);
     let done: Option<usize> = if out.exists() { rows::read(out)?.iter().map(|r| r.game).max() } else { None };
     let taken_before = if out.exists() {

@@ -418,8 +418,10 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
         ));
     }
     let games = crate::tools::games::read_games(&a.file)?;
-    let cut = games.iter().filter(|g| g.error.is_some()).count();
-    eprintln!("{} games read from {} ({cut} cut short by a move that did not parse)", games.len(), a.file.display());
+    eprintln!("{} games read from {}", games.len(), a.file.display());
+    if let Some(note) = crate::tools::games::unread_note(&a.file, &games) {
+        eprintln!("{note}");
+    }
     let (names, positions, owner) = pgn_positions(&games, a.player.as_deref(), a.per_player);
     if positions.is_empty() {
         return Err(match &a.player {

@@ -422,8 +422,10 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     g.assign_ratings(&named);
                 }
             }
-            let bad = games.iter().filter(|g| g.error.is_some()).count();
-            eprintln!("{} games read from {} ({bad} cut short by a bad move)", games.len(), pgn.display());
+            eprintln!("{} games read from {}", games.len(), pgn.display());
+            if let Some(note) = crate::tools::games::unread_note(&pgn, &games) {
+                eprintln!("{note}");
+            }
             let chosen = sample::choose(&games, &cfg);
             let positions = sample::build_positions(&games, &chosen);
             types::write_jsonl(&out, &positions)?;

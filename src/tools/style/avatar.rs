@@ -109,6 +109,9 @@ pub struct Prepared {
 /// collects the decisions.
 pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
     let games = read_games(&c.pgn).map_err(|e| format!("cannot read the PGN: {e}"))?;
+    if let Some(note) = crate::tools::games::unread_note(&c.pgn, &games) {
+        eprintln!("{note}");
+    }
     if games.iter().all(|g| g.moves.is_empty() && g.white.is_empty() && g.black.is_empty()) {
         return Err(format!("{}: no games in the file (is it a PGN?)", c.pgn.display()));
     }

@@ -157,6 +157,9 @@ fn engine_spec(args: &Args) -> Result<EngineSpec, String> {
 fn probes(args: &Args) -> Result<Vec<Probe>, String> {
     if is_pgn(&args.file) {
         let games = read_games(&args.file)?;
+        if let Some(note) = crate::tools::games::unread_note(&args.file, &games) {
+            eprintln!("{note}");
+        }
         let band = args.band.as_deref().map(parse_band).transpose()?;
         let spec = SampleSpec { count: args.positions, seed: args.seed, min_ply: args.min_ply, band };
         Ok(source::sample(&games, &spec))
@@ -229,6 +232,9 @@ fn run_engine(args: &Args, format: Format) -> Result<(), String> {
 
 fn run_games(args: &Args, format: Format) -> Result<(), String> {
     let games = read_games(&args.file)?;
+    if let Some(note) = crate::tools::games::unread_note(&args.file, &games) {
+        eprintln!("{note}");
+    }
     let who = who(args)?;
     let (obs, sides) = source::game_moves(&games, &who);
     if sides.is_empty() {
