@@ -151,13 +151,14 @@ impl Player {
         Player { setting: Setting::Level(crate::profile::Ladder::builtin().at(elo)), avatar: Avatar::neutral() }
     }
 
-    /// The evaluator configuration: the setting's flags and weights times the avatar's weights.
-    pub fn eval_config(&self) -> EvalConfig {
+    /// The evaluator configuration for the engine playing `us`: the setting's flags and weights
+    /// times the avatar's weights (a sided avatar weighs `us`'s groups and the opponent's apart).
+    pub fn eval_config(&self, us: shakmaty::Color) -> EvalConfig {
         let mut cfg = match &self.setting {
             Setting::Profile(p) => p.eval_config(),
             Setting::Level(l) => l.eval.clone(),
         };
-        self.avatar.apply(&mut cfg);
+        self.avatar.apply(&mut cfg, us);
         cfg
     }
 
@@ -227,7 +228,7 @@ impl Player {
         let search = Request {
             // Full strength is the engine itself: always the newest search.
             limits: Limits { generation: Generation::LATEST, ..request.limits.clone() },
-            eval: self.eval_config(),
+            eval: self.eval_config(request.game.pos().turn()),
             tablebases: if self.tablebases_allowed() { request.tablebases.clone() } else { None },
             move_overhead: request.move_overhead,
         };
@@ -255,8 +256,11 @@ impl Player {
     /// move scored, from a cleared table, no tablebases) with the setting's evaluator.
     pub fn glance(&self, weak: &mut Searcher, game: &Game) -> Glance {
         weak.clear();
-        let request =
-            Request { limits: Glance::limits(self.generation()), eval: self.eval_config(), ..Default::default() };
+        let request = Request {
+            limits: Glance::limits(self.generation()),
+            eval: self.eval_config(game.pos().turn()),
+            ..Default::default()
+        };
         let res = weak.search(game, &request, &Control::default(), &mut Silent);
         Glance::from_root_moves(&res.root_moves)
     }
@@ -299,7 +303,7 @@ impl Player {
         };
         let search = Request {
             limits,
-            eval: self.eval_config(),
+            eval: self.eval_config(pos.turn()),
             tablebases: if self.tablebases_allowed() { request.tablebases.clone() } else { None },
             move_overhead: request.move_overhead,
         };

@@ -1,6 +1,7 @@
 //! Which evaluation term groups exist and how much each one weighs (the knowledge knob).
 
 use super::params::ParamSet;
+use shakmaty::Color;
 
 /// The 13 term groups of the evaluator, named as avatar files name them.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
@@ -72,10 +73,23 @@ impl Term {
 #[derive(Clone, PartialEq, Eq, Debug, Hash)]
 pub struct EvalConfig {
     pub enabled: [bool; Term::COUNT],
+    /// The weights of both sides' groups, or with [`EvalConfig::sided`] of the side it names.
     pub mg_weight: [u16; Term::COUNT],
     pub eg_weight: [u16; Term::COUNT],
+    /// A configuration that takes a side (an avatar with `own.`/`opp.` weights): the other side's
+    /// groups weigh these instead. None = both sides alike (every profile and ladder point).
+    pub sided: Option<SidedWeights>,
     /// The values inside the groups (classic or tuned); the search sets it from its generation.
     pub params: ParamSet,
+}
+
+/// The weights of the opponent's groups in a configuration that takes a side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct SidedWeights {
+    /// The side whose groups `mg_weight`/`eg_weight` weigh (the engine's, at the root).
+    pub us: Color,
+    pub them_mg: [u16; Term::COUNT],
+    pub them_eg: [u16; Term::COUNT],
 }
 
 impl Default for EvalConfig {
@@ -84,6 +98,7 @@ impl Default for EvalConfig {
             enabled: [true; Term::COUNT],
             mg_weight: [100; Term::COUNT],
             eg_weight: [100; Term::COUNT],
+            sided: None,
             params: ParamSet::Classic,
         }
     }

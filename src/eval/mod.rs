@@ -4,7 +4,8 @@
 //! each) then returns a (middlegame, endgame) score per side. `EvalConfig` is applied in exactly
 //! one place, [`apply`]: a disabled group contributes nothing (and is not even computed), an
 //! enabled one contributes `(White - Black) * weight / 100` for middlegame and endgame
-//! separately. The Winnable group is computed last from the weighted sum of the other twelve.
+//! separately (or, in a configuration that takes a side, each side's value times its own
+//! weight: an avatar's `own.`/`opp.` entries). The Winnable group is computed last from the weighted sum of the other twelve.
 //! The total is tapered by the game phase, and a small tempo bonus for the side to move is added
 //! outside the groups.
 
@@ -30,7 +31,7 @@ mod winnable;
 
 use std::fmt;
 
-pub use config::{EvalConfig, Term};
+pub use config::{EvalConfig, SidedWeights, Term};
 pub use params::{ParamSet, Params, Weights};
 pub use score::S;
 
@@ -52,6 +53,8 @@ pub struct Trace {
     pub enabled: [bool; Term::COUNT],
     pub mg_weight: [u16; Term::COUNT],
     pub eg_weight: [u16; Term::COUNT],
+    /// The opponent's weights of a configuration that takes a side ([`EvalConfig::sided`]).
+    pub sided: Option<SidedWeights>,
     /// Contribution of each group after the configuration: `(white - black) * weight / 100`.
     pub weighted: [S; Term::COUNT],
     /// Sum of `weighted`.
@@ -80,8 +83,18 @@ fn apply(cfg: &EvalConfig, t: Term, white: S, black: S) -> S {
     if !cfg.enabled[i] {
         return S::ZERO;
     }
-    let d = white - black;
-    S(d.mg * cfg.mg_weight[i] as i32 / 100, d.eg * cfg.eg_weight[i] as i32 / 100)
+    match &cfg.sided {
+        None => {
+            let d = white - black;
+            S(d.mg * cfg.mg_weight[i] as i32 / 100, d.eg * cfg.eg_weight[i] as i32 / 100)
+        }
+        Some(s) => {
+            let (own, them) =
+                (S(cfg.mg_weight[i] as i32, cfg.eg_weight[i] as i32), S(s.them_mg[i] as i32, s.them_eg[i] as i32));
+            let (w, b) = if s.us == Color::White { (own, them) } else { (them, own) };
+            S((white.mg * w.mg - black.mg * b.mg) / 100, (white.eg * w.eg - black.eg * b.eg) / 100)
+        }
+    }
 }
 
 #[inline(always)]
@@ -145,6 +158,7 @@ pub fn trace_with(pos: &Chess, cfg: &EvalConfig, p: &Params) -> Trace {
         enabled: cfg.enabled,
         mg_weight: cfg.mg_weight,
         eg_weight: cfg.eg_weight,
+        sided: cfg.sided,
         weighted,
         total,
         phase,
@@ -194,8 +208,29 @@ impl fmt::Display for Trace {
                 pawns(n.mg),
                 pawns(n.eg)
             )?;
-            if self.mg_weight[i] != 100 || self.eg_weight[i] != 100 {
-                write!(f, " mg {}% eg {}%", self.mg_weight[i], self.eg_weight[i])?;
+            match &self.sided {
+                None if self.mg_weight[i] != 100 || self.eg_weight[i] != 100 => {
+                    write!(f, " mg {}% eg {}%", self.mg_weight[i], self.eg_weight[i])?;
+                }
+                Some(s)
+                    if self.mg_weight[i] != 100
+                        || self.eg_weight[i] != 100
+                        || s.them_mg[i] != 100
+                        || s.them_eg[i] != 100 =>
+                {
+                    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+                    write!(
+                        f,
+                        " {} mg {}% eg {}%, {} mg {}% eg {}%",
+                        name(s.us),
+                        self.mg_weight[i],
+                        self.eg_weight[i],
+                        name(!s.us),
+                        s.them_mg[i],
+                        s.them_eg[i]
+                    )?;
+                }
+                _ => {}
             }
             writeln!(f)?;
         }

@@ -9,11 +9,23 @@
 //! ```
 //!
 //! The keys are the 13 term-group names of `eval::Term`; phases are `mg` and `eg`; values are
-//! integers 0–200 (100 = unchanged, a key left out stays 100). A file with any bad line (unknown
+//! integers 0–200 (100 = unchanged, a key left out stays 100). A plain key weighs the group of
+//! both sides alike; `own.Key(phase)` weighs only the engine's side's group and `opp.Key(phase)`
+//! only the opponent's, so a style can care about one king and not the other:
+//!
+//! ```text
+//! opp.KingSafety(mg) = 160   # the enemy king's weaknesses count 160 %: an attacker
+//! own.KingSafety(mg) = 90    # and its own king's a little less
+//! ```
+//!
+//! Each group's value for a side is from that side's view (its KingSafety is its own king's
+//! shelter and danger, its Threats its threats against enemy pieces), so `opp.KingSafety` up is
+//! attack and `own.KingSafety` up is defence. A file with any bad line (unknown
 //! key, bad phase, bad number, value out of range, the same key and phase twice, a line that is not
 //! `Key(phase)=N`) or that cannot be read is rejected whole; the error names the file and the line.
 
-use crate::eval::{EvalConfig, Term};
+use crate::eval::{EvalConfig, SidedWeights, Term};
+use shakmaty::Color;
 use std::fmt;
 use std::path::Path;
 
@@ -31,7 +43,7 @@ pub enum AvatarProblem {
     BadPhase(String),
     BadNumber(String),
     OutOfRange(String),
-    /// Same key and phase a second time; carries the first line.
+    /// Same key and phase a second time (a plain key sets both sides); carries the first line.
     Duplicate {
         key: String,
         first_line: usize,
@@ -58,7 +70,7 @@ impl fmt::Display for AvatarProblem {
                 write!(f, "duplicate key {key} (first set on line {first_line})")
             }
             AvatarProblem::Malformed(line) => {
-                write!(f, "malformed line '{line}' (expected Key(mg)=N or Key(eg)=N)")
+                write!(f, "malformed line '{line}' (expected Key(mg)=N or Key(eg)=N, Key optionally own. or opp.)")
             }
         }
     }
@@ -90,8 +102,21 @@ impl std::error::Error for AvatarError {}
 pub struct Avatar {
     /// Where it came from (as given to `parse`/`load`).
     pub file: String,
+    /// The weights of the engine's own groups.
     pub mg: [u16; Term::COUNT],
     pub eg: [u16; Term::COUNT],
+    /// The weights of the opponent's groups (the same as `mg`/`eg` unless the file says `opp.`
+    /// or `own.`).
+    pub opp_mg: [u16; Term::COUNT],
+    pub opp_eg: [u16; Term::COUNT],
+}
+
+/// Which side's group an entry weighs.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Sides {
+    Both,
+    Own,
+    Opp,
 }
 
 impl Default for Avatar {
@@ -112,8 +137,8 @@ fn parse_value(text: &str) -> Result<u16, AvatarProblem> {
     }
 }
 
-/// Parses one non-empty, comment-free line into (term, is_endgame, value).
-fn parse_entry(line: &str) -> Result<(Term, bool, u16), AvatarProblem> {
+/// Parses one non-empty, comment-free line into (term, sides, is_endgame, value).
+fn parse_entry(line: &str) -> Result<(Term, Sides, bool, u16), AvatarProblem> {
     let malformed = || AvatarProblem::Malformed(line.to_string());
     let (lhs, rhs) = line.split_once('=').ok_or_else(malformed)?;
     let (key, rest) = lhs.split_once('(').ok_or_else(malformed)?;
@@ -122,7 +147,12 @@ fn parse_entry(line: &str) -> Result<(Term, bool, u16), AvatarProblem> {
     if key.is_empty() || !tail.trim().is_empty() {
         return Err(malformed());
     }
-    let term = Term::from_name(key).ok_or_else(|| AvatarProblem::UnknownKey(key.to_string()))?;
+    let (sides, name) = match key.split_once('.') {
+        Some((side, name)) if side.trim().eq_ignore_ascii_case("own") => (Sides::Own, name),
+        Some((side, name)) if side.trim().eq_ignore_ascii_case("opp") => (Sides::Opp, name),
+        _ => (Sides::Both, key),
+    };
+    let term = Term::from_name(name).ok_or_else(|| AvatarProblem::UnknownKey(key.to_string()))?;
     let phase = phase.trim();
     let eg = if phase.eq_ignore_ascii_case("mg") {
         false
@@ -132,20 +162,26 @@ fn parse_entry(line: &str) -> Result<(Term, bool, u16), AvatarProblem> {
         return Err(AvatarProblem::BadPhase(phase.to_string()));
     };
     let value = parse_value(rhs.trim())?;
-    Ok((term, eg, value))
+    Ok((term, sides, eg, value))
 }
 
 impl Avatar {
     /// Every weight 100 %.
     pub fn neutral() -> Avatar {
-        Avatar { file: String::new(), mg: [100; Term::COUNT], eg: [100; Term::COUNT] }
+        Avatar {
+            file: String::new(),
+            mg: [100; Term::COUNT],
+            eg: [100; Term::COUNT],
+            opp_mg: [100; Term::COUNT],
+            opp_eg: [100; Term::COUNT],
+        }
     }
 
     /// Parses an avatar file's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Avatar, AvatarError> {
         let mut av = Avatar { file: file.to_string(), ..Avatar::neutral() };
-        // Line where each (term, phase) was first set.
-        let mut seen = [[0usize; 2]; Term::COUNT];
+        // Line where each (term, phase, own/opp) was first set.
+        let mut seen = [[[0usize; 2]; 2]; Term::COUNT];
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
@@ -154,19 +190,33 @@ impl Avatar {
             if content.is_empty() {
                 continue;
             }
-            let (term, eg, value) = parse_entry(content).map_err(err)?;
-            let slot = &mut seen[term.index()][usize::from(eg)];
-            if *slot != 0 {
+            let (term, sides, eg, value) = parse_entry(content).map_err(err)?;
+            let (i, ph) = (term.index(), usize::from(eg));
+            let which: &[usize] = match sides {
+                Sides::Both => &[0, 1],
+                Sides::Own => &[0],
+                Sides::Opp => &[1],
+            };
+            if let Some(&first_line) = which.iter().map(|&w| &seen[i][ph][w]).find(|&&l| l != 0) {
+                let prefix = match sides {
+                    Sides::Both => "",
+                    Sides::Own => "own.",
+                    Sides::Opp => "opp.",
+                };
                 return Err(err(AvatarProblem::Duplicate {
-                    key: format!("{}({})", term.name(), if eg { "eg" } else { "mg" }),
-                    first_line: *slot,
+                    key: format!("{prefix}{}({})", term.name(), if eg { "eg" } else { "mg" }),
+                    first_line,
                 }));
             }
-            *slot = line_no;
-            if eg {
-                av.eg[term.index()] = value;
-            } else {
-                av.mg[term.index()] = value;
+            for &w in which {
+                seen[i][ph][w] = line_no;
+                let slot = match (w, eg) {
+                    (0, false) => &mut av.mg[i],
+                    (0, true) => &mut av.eg[i],
+                    (_, false) => &mut av.opp_mg[i],
+                    (_, true) => &mut av.opp_eg[i],
+                };
+                *slot = value;
             }
         }
         Ok(av)
@@ -199,19 +249,40 @@ impl Avatar {
     }
 
     pub fn is_neutral(&self) -> bool {
-        self.mg == [100; Term::COUNT] && self.eg == [100; Term::COUNT]
+        self.mg == [100; Term::COUNT] && self.eg == [100; Term::COUNT] && !self.is_sided()
     }
 
-    /// Multiplies the avatar's weights into `cfg` (percent × percent / 100, clamped to u16). Term
+    /// True when some group weighs differently for the engine's side and the opponent's.
+    pub fn is_sided(&self) -> bool {
+        self.mg != self.opp_mg || self.eg != self.opp_eg
+    }
+
+    /// The same weights for both sides' groups: `mg`/`eg` (the avatar fitter's 26 weights).
+    pub fn both(file: &str, mg: [u16; Term::COUNT], eg: [u16; Term::COUNT]) -> Avatar {
+        Avatar { file: file.to_string(), mg, eg, opp_mg: mg, opp_eg: eg }
+    }
+
+    /// Multiplies the avatar's weights into `cfg` (percent × percent / 100, clamped to u16) for an
+    /// engine playing `us`: a sided avatar makes `cfg` take that side ([`EvalConfig::sided`]). Term
     /// flags are never touched: a disabled group stays disabled.
-    pub fn apply(&self, cfg: &mut EvalConfig) {
+    pub fn apply(&self, cfg: &mut EvalConfig, us: Color) {
         let mul =
             |base: u16, pct: u16| -> u16 { (u32::from(base) * u32::from(pct) / 100).min(u32::from(u16::MAX)) as u16 };
-        for t in Term::ALL {
-            let i = t.index();
-            cfg.mg_weight[i] = mul(cfg.mg_weight[i], self.mg[i]);
-            cfg.eg_weight[i] = mul(cfg.eg_weight[i], self.eg[i]);
+        // The base configuration's weights of our groups and of theirs, seen from `us`.
+        let (own_mg, own_eg, them_mg, them_eg) = match cfg.sided {
+            None => (cfg.mg_weight, cfg.eg_weight, cfg.mg_weight, cfg.eg_weight),
+            Some(s) if s.us == us => (cfg.mg_weight, cfg.eg_weight, s.them_mg, s.them_eg),
+            Some(s) => (s.them_mg, s.them_eg, cfg.mg_weight, cfg.eg_weight),
+        };
+        let sided = self.is_sided() || cfg.sided.is_some();
+        let mut s = SidedWeights { us, them_mg, them_eg };
+        for i in 0..Term::COUNT {
+            cfg.mg_weight[i] = mul(own_mg[i], self.mg[i]);
+            cfg.eg_weight[i] = mul(own_eg[i], self.eg[i]);
+            s.them_mg[i] = mul(them_mg[i], self.opp_mg[i]);
+            s.them_eg[i] = mul(them_eg[i], self.opp_eg[i]);
         }
+        cfg.sided = sided.then_some(s);
     }
 
     /// The avatar as `.avt` text: `comment` (each line prefixed with `# `), then every group's
@@ -227,7 +298,14 @@ impl Avatar {
         }
         for t in Term::ALL {
             let i = t.index();
-            s.push_str(&format!("{}(mg)={}\n{}(eg)={}\n", t.name(), self.mg[i], t.name(), self.eg[i]));
+            for (eg, own, opp) in [(false, self.mg[i], self.opp_mg[i]), (true, self.eg[i], self.opp_eg[i])] {
+                let phase = if eg { "eg" } else { "mg" };
+                if own == opp {
+                    s.push_str(&format!("{}({phase})={own}\n", t.name()));
+                } else {
+                    s.push_str(&format!("own.{}({phase})={own}\nopp.{}({phase})={opp}\n", t.name(), t.name()));
+                }
+            }
         }
         s
     }
@@ -236,8 +314,16 @@ impl Avatar {
     pub fn describe(&self) -> String {
         let changed: Vec<String> = Term::ALL
             .iter()
-            .filter(|t| self.mg[t.index()] != 100 || self.eg[t.index()] != 100)
-            .map(|t| format!("{} {}/{}", t.name(), self.mg[t.index()], self.eg[t.index()]))
+            .map(|t| t.index())
+            .filter(|&i| self.mg[i] != 100 || self.eg[i] != 100 || self.opp_mg[i] != 100 || self.opp_eg[i] != 100)
+            .map(|i| {
+                let name = Term::ALL[i].name();
+                if self.mg[i] == self.opp_mg[i] && self.eg[i] == self.opp_eg[i] {
+                    format!("{name} {}/{}", self.mg[i], self.eg[i])
+                } else {
+                    format!("{name} own {}/{} opp {}/{}", self.mg[i], self.eg[i], self.opp_mg[i], self.opp_eg[i])
+                }
+            })
             .collect();
         let name = self.name();
         let name = if name.is_empty() { "avatar" } else { &name };

@@ -500,7 +500,8 @@ impl Engine {
 
     fn eval(&self) {
         let player = self.strength.player();
-        let mut cfg = player.eval_config();
+        // As the engine would evaluate it if it moved now (a sided avatar takes the side to move).
+        let mut cfg = player.eval_config(self.game.pos().turn());
         // The values of the search that plays: full strength always runs the newest generation.
         let generation =
             if player.is_full_strength() { crate::search::Generation::LATEST } else { player.generation() };

@@ -131,7 +131,7 @@ fn apply_multiplies_weights_and_keeps_disabled_groups_disabled() {
     let mut cfg = Ladder::builtin().at(2300).eval;
     assert!(!cfg.is_enabled(Term::Imbalance));
     let before = cfg.clone();
-    a.apply(&mut cfg);
+    a.apply(&mut cfg, shakmaty::Color::White);
     assert_eq!(cfg.enabled, before.enabled, "flags never change");
     assert_eq!(cfg.mg_weight[Term::Threats.index()], 180); // 120 × 150 / 100
     assert_eq!(cfg.eg_weight[Term::Threats.index()], 60); // 120 × 50 / 100
@@ -140,18 +140,104 @@ fn apply_multiplies_weights_and_keeps_disabled_groups_disabled() {
 
     // An Italian-school config: PawnStructure is off and stays off even at 200 %.
     let mut beginner = Ladder::builtin().at(1500).eval;
-    a.apply(&mut beginner);
+    a.apply(&mut beginner, shakmaty::Color::White);
     assert!(!beginner.is_enabled(Term::PawnStructure));
     assert!(!beginner.is_enabled(Term::Imbalance));
 
     // Clamped to u16.
     let mut big = EvalConfig::full();
     big.mg_weight[Term::Threats.index()] = 60_000;
-    a.apply(&mut big);
+    a.apply(&mut big, shakmaty::Color::White);
     assert_eq!(big.mg_weight[Term::Threats.index()], u16::MAX);
 
     // The neutral avatar changes nothing.
     let mut full = EvalConfig::full();
-    Avatar::neutral().apply(&mut full);
+    Avatar::neutral().apply(&mut full, shakmaty::Color::Black);
     assert!(full.is_full());
+}
+
+#[test]
+fn own_and_opp_keys_weigh_one_side_and_plain_keys_both() {
+    let a = Avatar::parse(
+        "opp.KingSafety(mg) = 160\nOWN.kingsafety(mg)=90\nThreats(mg)=120\nown.Threats(eg)=130 # only ours\n",
+        "s.avt",
+    )
+    .unwrap();
+    let ks = Term::KingSafety.index();
+    let th = Term::Threats.index();
+    assert_eq!((a.mg[ks], a.opp_mg[ks]), (90, 160));
+    assert_eq!((a.mg[th], a.opp_mg[th]), (120, 120), "a plain key sets both sides");
+    assert_eq!((a.eg[th], a.opp_eg[th]), (130, 100));
+    assert!(a.is_sided() && !a.is_neutral());
+    assert!(a.describe().contains("KingSafety own 90/100 opp 160/100"), "{}", a.describe());
+    // The text form reads back the same.
+    assert_eq!(Avatar::parse(&a.to_text("round trip"), "s.avt").unwrap().mg, a.mg);
+    assert_eq!(Avatar::parse(&a.to_text("round trip"), "s.avt").unwrap().opp_mg, a.opp_mg);
+    // A plain-only avatar is not sided.
+    assert!(!Avatar::parse("KingSafety(mg)=160\n", "p.avt").unwrap().is_sided());
+
+    // A plain key clashes with a sided one of the same group and phase, in either order.
+    let e = reject("own.KingSafety(mg)=90\nKingSafety(mg)=150\n");
+    assert_eq!(
+        (e.line, e.problem.clone()),
+        (2, AvatarProblem::Duplicate { key: "KingSafety(mg)".into(), first_line: 1 })
+    );
+    let e = reject("KingSafety(mg)=150\nopp.KingSafety(mg)=90\n");
+    assert_eq!(e.problem, AvatarProblem::Duplicate { key: "opp.KingSafety(mg)".into(), first_line: 1 });
+    assert!(Avatar::parse("own.KingSafety(mg)=90\nopp.KingSafety(mg)=150\n", "ok.avt").is_ok());
+    // Only own. and opp. are sides.
+    assert!(
+        matches!(reject("their.KingSafety(mg)=90\n").problem, AvatarProblem::UnknownKey(k) if k == "their.KingSafety")
+    );
+}
+
+#[test]
+fn a_sided_avatar_weighs_each_colour_by_the_side_the_engine_plays() {
+    use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+    let a = Avatar::parse("opp.KingSafety(mg)=200\nown.KingSafety(mg)=50\n", "s.avt").unwrap();
+    // Both kings under some pressure, so both sides' KingSafety values are non-zero.
+    let fen = "r1bq1rk1/ppp2ppp/2n2n2/3pp1B1/1bPP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 7";
+    let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    let ks = Term::KingSafety.index();
+    for us in [Color::White, Color::Black] {
+        let mut cfg = EvalConfig::full();
+        a.apply(&mut cfg, us);
+        let s = cfg.sided.expect("a sided avatar makes the configuration take a side");
+        assert_eq!((s.us, cfg.mg_weight[ks], s.them_mg[ks]), (us, 50, 200));
+        let t = sparring::eval::trace(&pos, &cfg);
+        let (w, b) = (t.white[ks].mg, t.black[ks].mg);
+        let (ww, bw) = if us == Color::White { (50, 200) } else { (200, 50) };
+        assert_eq!(t.weighted[ks].mg, (w * ww - b * bw) / 100, "us = {us:?}");
+        assert_eq!(t.weighted[ks].eg, t.white[ks].eg - t.black[ks].eg, "eg weights stay 100 for both");
+    }
+    // The same weights on both sides give exactly the plain avatar's evaluation.
+    let plain = Avatar::parse("KingSafety(mg)=150\n", "p.avt").unwrap();
+    let same = Avatar::parse("own.KingSafety(mg)=150\nopp.KingSafety(mg)=150\n", "q.avt").unwrap();
+    let (mut c1, mut c2) = (EvalConfig::full(), EvalConfig::full());
+    plain.apply(&mut c1, Color::White);
+    same.apply(&mut c2, Color::White);
+    assert!(c1.sided.is_none() && c2.sided.is_none(), "equal sides are not sided");
+    assert_eq!(sparring::eval::evaluate(&pos, &c1), sparring::eval::evaluate(&pos, &c2));
+}
+
+#[test]
+fn a_sided_avatar_is_colour_symmetric() {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+    let a = Avatar::load(avatars_dir().join("attacker.avt")).unwrap();
+    for fen in [
+        "r1bq1rk1/ppp2ppp/2n2n2/3pp1B1/1bPP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 7",
+        "2kr3r/ppp2ppp/2n1bq2/2b1p3/4P3/2NP1N2/PPP1BPPP/R1BQ1RK1 b - - 3 10",
+        "8/5pk1/6p1/3P4/2K5/8/5PP1/8 w - - 0 40",
+    ] {
+        let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+        let m = sparring::board::mirror(&pos).unwrap();
+        let (mut c1, mut c2) = (EvalConfig::full(), EvalConfig::full());
+        a.apply(&mut c1, pos.turn());
+        a.apply(&mut c2, m.turn());
+        assert_eq!(sparring::eval::evaluate(&pos, &c1), sparring::eval::evaluate(&m, &c2), "{fen}");
+        // The engine playing the other side sees the same position differently.
+        let mut other = EvalConfig::full();
+        a.apply(&mut other, !pos.turn());
+        assert_ne!(sparring::eval::evaluate(&pos, &c1), sparring::eval::evaluate(&pos, &other), "{fen}");
+    }
 }

@@ -39,7 +39,9 @@ fn club_choice_from_a_real_search_is_reproducible() {
 fn ladder_level_with_avatar_searches_and_chooses() {
     let level = Ladder::builtin().at(1500);
     let mut eval = level.eval.clone();
-    Avatar::parse("Threats(mg)=150\nPawnStructure(mg)=200\n", "t.avt").unwrap().apply(&mut eval);
+    Avatar::parse("Threats(mg)=150\nPawnStructure(mg)=200\n", "t.avt")
+        .unwrap()
+        .apply(&mut eval, shakmaty::Color::White);
     assert!(!eval.is_enabled(sparring::eval::Term::PawnStructure));
     // After 1.e4 e5 2.Nf3 Nc6: several moves hang material (regrets inside the 1500 gate).
     let pos = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();

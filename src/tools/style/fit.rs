@@ -306,24 +306,32 @@ pub fn fit(ds: &[Decision], model: Model, pull: f64, progress: &dyn Fn(usize)) -
 
 /// The weights as an avatar (rounded to whole percent).
 pub fn to_avatar(w: &[f64; K], file: &str) -> Avatar {
-    let mut a = Avatar { file: file.to_string(), ..Avatar::neutral() };
+    let (mut mg, mut eg) = ([100; Term::COUNT], [100; Term::COUNT]);
     for t in Term::ALL {
         let i = t.index();
-        a.mg[i] = w[i].round().clamp(0.0, 200.0) as u16;
-        a.eg[i] = w[Term::COUNT + i].round().clamp(0.0, 200.0) as u16;
+        mg[i] = w[i].round().clamp(0.0, 200.0) as u16;
+        eg[i] = w[Term::COUNT + i].round().clamp(0.0, 200.0) as u16;
     }
-    a
+    Avatar::both(file, mg, eg)
 }
 
-/// An avatar's weights as the fitter's vector.
-pub fn weights_of(a: &Avatar) -> [f64; K] {
+/// An avatar's weights as the fitter's vector. The fitter's model weighs both sides' groups alike,
+/// so an avatar with `own.`/`opp.` weights is refused rather than modelled wrongly.
+pub fn weights_of(a: &Avatar) -> Result<[f64; K], String> {
+    if a.is_sided() {
+        return Err(format!(
+            "{}: weighs its own and the opponent's groups differently (own./opp.), which the avatar \
+             fitter's 26 shared weights cannot model",
+            a.file
+        ));
+    }
     let mut w = [100.0; K];
     for t in Term::ALL {
         let i = t.index();
         w[i] = f64::from(a.mg[i]);
         w[Term::COUNT + i] = f64::from(a.eg[i]);
     }
-    w
+    Ok(w)
 }
 
 /// Per game (cluster): (Σ P(played), Σ top-1 hit, Σ ln P(played), decisions) under `w`.
