@@ -20,8 +20,8 @@ levels=${STYLE_LEVELS:-"1500 2100"}
 avatars=${STYLE_AVATARS:-$(ls avatars/*.avt | xargs -n1 basename | sed 's/\.avt$//' | tr '\n' ' ')}
 jobs=${STYLE_JOBS:-1}
 [ -f "$pgn" ] || { echo "bench/style.sh: $pgn not found (needs ../shared/data)" >&2; exit 1; }
-nice -n 10 cargo build --release --quiet
-bin=target/release/sparring
+# STYLE_BIN: a frozen copy of the binary to measure (default: build and use target/release).
+if [ -n "${STYLE_BIN:-}" ]; then bin=$STYLE_BIN; else nice -n 10 cargo build --release --quiet; bin=target/release/sparring; fi
 out=bench/results/style
 mkdir -p "$out/records" "$out/tables"
 common=(--positions "$n" --seed 1 --jobs "$jobs")

@@ -378,8 +378,8 @@ impl Player {
 impl Player {
     /// The choice settings and the logit bonus of each root move in the Boltzmann choice (None =
     /// plain Boltzmann): the human move prior's `Σ wᵢ·fᵢ` (with a glance) plus the human move
-    /// model's `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves.
-    /// In a decided position ([`human::decided`]) a level with the model leaves it out and
+    /// model's `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves
+    /// (with an avatar, `ln P_human` tilted by its style, [`human::style_tilt`]). In a decided position ([`human::decided`]) a level with the model leaves it out and
     /// chooses with its `decided_lambda` instead: the model and its β were fitted on balanced
     /// positions only. Against a bare king a ladder may ask for a choice by value
     /// with its own λ and no slips ([`human::against_bare_king`]).
@@ -411,7 +411,19 @@ impl Player {
         });
         let human = human.map(|h| {
             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
-            h.model.game_log_probs(game, &moves, h.rating).into_iter().map(|x| h.beta * x).collect::<Vec<f64>>()
+            let logp = h.model.game_log_probs(game, &moves, h.rating);
+            // An avatar tilts the model towards the moves its evaluation likes more than the
+            // plain one ([`human::style_tilt`]).
+            let tilt = (!self.avatar.is_neutral()).then(|| {
+                let params = self.generation().eval_params();
+                let styled = EvalConfig { params, ..self.eval_config(pos.turn()) };
+                let plain = EvalConfig { params, ..l.eval.clone() };
+                human::style_tilt(pos, &moves, &styled, &plain)
+            });
+            logp.iter()
+                .enumerate()
+                .map(|(i, x)| h.beta * (x + tilt.as_ref().map_or(0.0, |t| human::AVATAR_TILT * t[i])))
+                .collect::<Vec<f64>>()
         });
         let bias = match (prior, human) {
             (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| x + y).collect()),

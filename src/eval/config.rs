@@ -78,7 +78,7 @@ pub struct EvalConfig {
     pub eg_weight: [u16; Term::COUNT],
     /// A configuration that takes a side (an avatar with `own.`/`opp.` weights): the other side's
     /// groups weigh these instead. None = both sides alike (every profile and ladder point).
-    pub sided: Option<SidedWeights>,
+    pub sided: Option<Box<SidedWeights>>,
     /// The values inside the groups (classic or tuned); the search sets it from its generation.
     pub params: ParamSet,
 }

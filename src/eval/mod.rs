@@ -158,7 +158,7 @@ pub fn trace_with(pos: &Chess, cfg: &EvalConfig, p: &Params) -> Trace {
         enabled: cfg.enabled,
         mg_weight: cfg.mg_weight,
         eg_weight: cfg.eg_weight,
-        sided: cfg.sided,
+        sided: cfg.sided.as_deref().copied(),
         weighted,
         total,
         phase,

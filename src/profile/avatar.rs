@@ -269,7 +269,7 @@ impl Avatar {
         let mul =
             |base: u16, pct: u16| -> u16 { (u32::from(base) * u32::from(pct) / 100).min(u32::from(u16::MAX)) as u16 };
         // The base configuration's weights of our groups and of theirs, seen from `us`.
-        let (own_mg, own_eg, them_mg, them_eg) = match cfg.sided {
+        let (own_mg, own_eg, them_mg, them_eg) = match cfg.sided.as_deref() {
             None => (cfg.mg_weight, cfg.eg_weight, cfg.mg_weight, cfg.eg_weight),
             Some(s) if s.us == us => (cfg.mg_weight, cfg.eg_weight, s.them_mg, s.them_eg),
             Some(s) => (s.them_mg, s.them_eg, cfg.mg_weight, cfg.eg_weight),
@@ -282,7 +282,7 @@ impl Avatar {
             s.them_mg[i] = mul(them_mg[i], self.opp_mg[i]);
             s.them_eg[i] = mul(them_eg[i], self.opp_eg[i]);
         }
-        cfg.sided = sided.then_some(s);
+        cfg.sided = sided.then(|| Box::new(s));
     }
 
     /// The avatar as `.avt` text: `comment` (each line prefixed with `# `), then every group's

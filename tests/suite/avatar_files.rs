@@ -202,7 +202,7 @@ fn a_sided_avatar_weighs_each_colour_by_the_side_the_engine_plays() {
     for us in [Color::White, Color::Black] {
         let mut cfg = EvalConfig::full();
         a.apply(&mut cfg, us);
-        let s = cfg.sided.expect("a sided avatar makes the configuration take a side");
+        let s = *cfg.sided.clone().expect("a sided avatar makes the configuration take a side");
         assert_eq!((s.us, cfg.mg_weight[ks], s.them_mg[ks]), (us, 50, 200));
         let t = sparring::eval::trace(&pos, &cfg);
         let (w, b) = (t.white[ks].mg, t.black[ks].mg);
@@ -240,4 +240,79 @@ fn a_sided_avatar_is_colour_symmetric() {
         a.apply(&mut other, !pos.turn());
         assert_ne!(sparring::eval::evaluate(&pos, &c1), sparring::eval::evaluate(&pos, &other), "{fen}");
     }
+}
+
+#[test]
+fn the_style_tilt_is_the_avatars_liking_of_each_move_within_the_cap() {
+    use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
+    use sparring::policy::human::{AVATAR_TILT_CAP_CP, style_tilt};
+    // White can take a loose knight on c6 with the bishop; nothing else captures.
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+    let plain = EvalConfig::full();
+    // The same configuration: no tilt at all.
+    assert!(style_tilt(&pos, &moves, &plain, &plain).iter().all(|&t| t == 0.0));
+    // A materialist (material at 200 % for both sides) likes the capture best, by at most the cap.
+    let mut styled = EvalConfig::full();
+    Avatar::parse("Material(mg)=200\nMaterial(eg)=200\n", "m.avt").unwrap().apply(&mut styled, pos.turn());
+    let tilt = style_tilt(&pos, &moves, &styled, &plain);
+    let cap = f64::from(AVATAR_TILT_CAP_CP) / 100.0;
+    assert!(tilt.iter().all(|t| t.abs() <= cap + 1e-12));
+    // Bxc6 and Nxe5 (each a piece or pawn up until the recapture, which a static look misses).
+    let captures: Vec<f64> = moves.iter().zip(&tilt).filter(|(m, _)| m.is_capture()).map(|(_, &t)| t).collect();
+    let quiet = moves.iter().zip(&tilt).filter(|(m, _)| !m.is_capture()).map(|(_, &t)| t).fold(f64::MIN, f64::max);
+    assert_eq!(captures.len(), 2);
+    assert!(captures.iter().all(|&t| t >= 0.5 && t > quiet), "{tilt:?}");
+    assert!(captures.contains(&cap), "the pawn grab is capped: {tilt:?}");
+}
+
+#[test]
+fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
+    use shakmaty::Position;
+    use sparring::board::Game;
+    use sparring::eval::EvalConfig;
+    use sparring::player::{MoveRequest, Player, Setting};
+    use sparring::policy::human::{AVATAR_TILT, style_tilt};
+    use sparring::search::{Control, Searcher};
+    // UCI_Elo 1500 chooses mostly by the human move model (small λ, large β): the avatar's tilt of
+    // the model, β · AVATAR_TILT · Δ per move, is what lets its style reach the choice there.
+    let plain = Player::level(1500);
+    let styled = Player { avatar: Avatar::load(avatars_dir().join("defender.avt")).unwrap(), ..plain.clone() };
+    let Setting::Level(level) = &plain.setting else { panic!("a ladder point") };
+    let beta = level.human.as_ref().expect("the model").beta;
+    let (mut weak, control) = (Searcher::new(16), Control::default());
+    let mut game = Game::new(shakmaty::Chess::default());
+    let (mut tilted, mut differ, mut total) = (0, 0, 0);
+    for ply in 0..60u64 {
+        let req = MoveRequest::new(&game, 5 + ply);
+        let res = styled.search_weak(&mut weak, &req, &control);
+        let choice = level.choice.clone();
+        let (_, a) = plain.choice_for(&game, &res.root_moves, None, choice.clone());
+        let (_, b) = styled.choice_for(&game, &res.root_moves, None, choice);
+        if let (Some(a), Some(b)) = (a, b) {
+            let moves: Vec<_> = res.root_moves.iter().map(|r| r.mv).collect();
+            let params = styled.generation().eval_params();
+            let cfg = EvalConfig { params, ..styled.eval_config(game.pos().turn()) };
+            let base = EvalConfig { params, ..level.eval.clone() };
+            let tilt = style_tilt(game.pos(), &moves, &cfg, &base);
+            for ((x, y), t) in a.iter().zip(&b).zip(&tilt) {
+                assert!((y - x - beta * AVATAR_TILT * t).abs() < 1e-9, "ply {ply}: {x} {y} {t}");
+            }
+            tilted += usize::from(tilt.iter().any(|&t| t != 0.0));
+        }
+        let m = plain.decide_weak(&mut weak, &req, &control).mv.expect("a move");
+        total += 1;
+        differ += usize::from(styled.decide_weak(&mut weak, &req, &control).mv != Some(m));
+        // The game goes on with the plain point's move, so both see the same positions.
+        game.make(m);
+        if game.pos().legal_moves().is_empty() {
+            break;
+        }
+    }
+    assert!(tilted * 2 >= total, "the tilt was non-zero in {tilted} of {total} positions");
+    assert!(differ > 0, "the avatar changed none of {total} moves");
+    // The same seed and position give the same move with the avatar too.
+    let req = MoveRequest::new(&game, 99);
+    assert_eq!(styled.decide_weak(&mut weak, &req, &control).mv, styled.decide_weak(&mut weak, &req, &control).mv);
 }

@@ -23,6 +23,7 @@ pub use features::History;
 pub use network::Hidden;
 
 use crate::board::Game;
+use crate::eval::EvalConfig;
 use crate::search::{Generation, Limits, Request, Searcher};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
@@ -38,6 +39,32 @@ pub const WEIGHT_SCALE: f64 = 1.0 / 4096.0;
 /// A position is decided when its best score is at least this far from equal (cp, either side)
 /// or a mate: the bench's eligibility bound, so the model's β was fitted inside it.
 pub const DECIDED_CP: i32 = 600;
+
+/// How far an avatar tilts the human move model, per pawn of style: a move's `ln P_human` gains
+/// `AVATAR_TILT · Δ`, where Δ is how much more the avatar's evaluation than the plain one likes the
+/// position the move leads to ([`style_tilt`]). The model's β then sharpens the tilted
+/// probabilities as it sharpens the model's own, so an avatar reaches the choice at points where
+/// the model leads it (small λ), where its evaluation alone would change almost nothing.
+pub const AVATAR_TILT: f64 = 3.0;
+/// Largest |Δ| of [`style_tilt`], in centipawns: the static evaluations it compares do not see a
+/// pending recapture, and a style leans among plausible moves, it does not overturn the model.
+pub const AVATAR_TILT_CAP_CP: i32 = 100;
+
+/// The style difference Δ of each move (pawns, the mover's view, within ±[`AVATAR_TILT_CAP_CP`]):
+/// the static evaluation of the position after the move under `styled` (an avatar's configuration)
+/// less the same under `plain`.
+pub fn style_tilt(pos: &Chess, moves: &[Move], styled: &EvalConfig, plain: &EvalConfig) -> Vec<f64> {
+    moves
+        .iter()
+        .map(|&m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            // Both evaluations are from the opponent's view after the move.
+            let d = crate::eval::evaluate(&after, plain) - crate::eval::evaluate(&after, styled);
+            f64::from(d.clamp(-AVATAR_TILT_CAP_CP, AVATAR_TILT_CAP_CP)) / 100.0
+        })
+        .collect()
+}
 
 /// Whether a position with this best root score (cp or mate score) is decided.
 pub fn decided(best: i32) -> bool {
