@@ -6,8 +6,9 @@ use crate::score::{self, Score};
 
 /// Centipawn losses are capped here (the seed document's cap): a worse move counts as no worse.
 pub const LOSS_CAP: i32 = 300;
-/// Positions whose best value is beyond this (either side's view) are decided and do not count.
-pub const DECIDED_CP: i32 = 600;
+/// Positions whose best value is beyond this (either side's view) are decided and do not count:
+/// the bound inside which the ladder's points use the human move model.
+pub use crate::policy::human::DECIDED_CP;
 
 /// The scaled error: `ln(1 + min(loss, 300) / 100)`; a negative loss counts as 0.
 pub fn scaled_error(loss: i32) -> f64 {

@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 /// Weights per avatar: 13 middlegame then 13 endgame.
 pub const K: usize = 2 * Term::COUNT;
-/// Largest best value (cp) of a position that is fitted.
-pub const DECIDED_CP: i32 = 600;
+/// Largest best value (cp) of a position that is fitted (where the point leaves the model out).
+pub use crate::policy::human::DECIDED_CP;
 /// Node cap of one move's quiescence search.
 const QS_NODES: u32 = 4000;
 
