@@ -437,3 +437,44 @@ fn both_colours_are_read_from_the_pgn_side_filter() {
     let games = sparring::tools::games::read_games(&pgn).unwrap();
     assert_eq!(n(&white), games.iter().map(|g| g.moves.len().div_ceil(2) as f64).sum::<f64>());
 }
+
+#[test]
+fn the_humans_own_moves_are_a_record_engines_compare_against() {
+    let dir = temp_dir("humans");
+    let pgn = dir.join("one.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1520\"]\n[Result \"*\"]\n\n\
+         1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n",
+    )
+    .unwrap();
+    let (p, record) = (pgn.to_str().unwrap(), dir.join("humans.tsv"));
+    let r = record.to_str().unwrap();
+    let args = ["style", p, "--humans", "--positions", "100", "--min-ply", "0", "--record", r, "--json"];
+    let (code, out, err) = sparring(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let capture = v["rows"].as_array().unwrap().iter().find(|r| r["key"] == "capture").unwrap()["estimate"].clone();
+    assert_eq!(capture["n"], 6.0, "every ply of both players");
+    assert_eq!(capture["value"], 0.0, "no captures in the game");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().ends_with("humans (the moves played in the games)"));
+    let moves: Vec<&str> = lines.map(|l| l.split('\t').nth(1).unwrap()).collect();
+    assert_eq!(moves, ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+    // The players against themselves: no difference in any rate.
+    let args = ["style", p, "--humans", "--positions", "100", "--min-ply", "0", "--compare", r, "--json"];
+    let (code, out, err) = sparring(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["rows"].as_array().unwrap().iter().all(|r| r["diff"]["value"].as_f64().is_none_or(|x| x == 0.0)),
+        "{out}"
+    );
+    // A FEN file has no players' moves; --humans with an engine is a usage error.
+    let fens = dir.join("p.fen");
+    std::fs::write(&fens, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n").unwrap();
+    expect_failure(&["style", fens.to_str().unwrap(), "--humans"], "--humans needs positions sampled from a PGN");
+    let (code, _, _) = sparring(&["style", p, "--humans", "--option", "Seed=2"]);
+    assert_eq!(code, 2);
+}

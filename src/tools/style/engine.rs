@@ -90,6 +90,15 @@ pub fn header(hash: &str, setting: &str) -> String {
     format!("# sparring style record {hash} {setting}")
 }
 
+/// Writes a whole record of `setting` on probes with hash `hash` (replacing the file).
+pub fn write_record(path: &Path, hash: &str, setting: &str, moves: &BTreeMap<usize, String>) -> Result<(), String> {
+    let mut text = header(hash, setting) + "\n";
+    for (i, m) in moves {
+        text.push_str(&format!("{i}\t{m}\n"));
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// The record's probe hash (its fifth word).
 pub fn header_hash(header: &str) -> &str {
     header.split_whitespace().nth(4).unwrap_or("")

@@ -61,6 +61,10 @@ pub struct Args {
     /// Sample only positions whose mover is rated LO-HI.
     #[arg(long, value_name = "LO-HI")]
     pub band: Option<String>,
+    /// On positions sampled from a PGN: the players' own moves there instead of an engine's
+    /// (with --record, a record that engine runs on the same positions can --compare against).
+    #[arg(long, conflicts_with_all = ["engine", "options"])]
+    pub humans: bool,
     /// Record file of the engine's moves (appended as they come; a rerun resumes).
     #[arg(long)]
     pub record: Option<PathBuf>,
@@ -193,18 +197,37 @@ fn print_rows(title: &str, rows: &[Row], format: Format) {
     }
 }
 
+/// What the players of the sampled games played on the probes (their record with `--humans`).
+pub const HUMANS: &str = "humans (the moves played in the games)";
+
 fn run_engine(args: &Args, format: Format) -> Result<(), String> {
     let spec = engine_spec(args)?;
+    if args.humans && !is_pgn(&args.file) {
+        return Err(format!("{}: --humans needs positions sampled from a PGN (its games' moves)", args.file.display()));
+    }
     let probes = probes(args)?;
     if probes.is_empty() {
         return Err(format!("{}: no positions to ask about", args.file.display()));
     }
     let hash = source::probes_hash(&probes);
-    let bar = progress_bar(probes.len(), "positions");
-    let moves = engine::run(&spec, &probes, &hash, args.record.as_deref(), args.jobs, &|| bar.inc(1))?;
-    bar.finish_and_clear();
+    let (setting, moves) = if args.humans {
+        let moves: std::collections::BTreeMap<usize, String> = probes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.played.map(|m| (i, crate::board::notation::uci(m))))
+            .collect();
+        if let Some(path) = &args.record {
+            engine::write_record(path, &hash, HUMANS, &moves)?;
+        }
+        (HUMANS.to_string(), moves)
+    } else {
+        let bar = progress_bar(probes.len(), "positions");
+        let moves = engine::run(&spec, &probes, &hash, args.record.as_deref(), args.jobs, &|| bar.inc(1))?;
+        bar.finish_and_clear();
+        (spec.describe(), moves)
+    };
     let this = observe(&probes, &moves)?;
-    let title = format!("{} on {} positions of {} (set {hash})", spec.describe(), probes.len(), args.file.display());
+    let title = format!("{setting} on {} positions of {} (set {hash})", probes.len(), args.file.display());
     let Some(other) = &args.compare else {
         let obs: Vec<Observed> = this.into_iter().map(|(_, o)| o).collect();
         print_rows(&title, &report::move_rows(&obs), format);
@@ -220,10 +243,10 @@ fn run_engine(args: &Args, format: Format) -> Result<(), String> {
     let rows = report::diff_rows(&pairs);
     let a = head.split_whitespace().skip(5).collect::<Vec<_>>().join(" ");
     match format {
-        Format::Table => print!("{}", report::diff_table(&title, &a, &spec.describe(), &rows)),
+        Format::Table => print!("{}", report::diff_table(&title, &a, &setting, &rows)),
         Format::Csv => print!("{}", report::diff_csv(&rows)),
         Format::Json => {
-            let v = serde_json::json!({ "source": title, "a": a, "b": spec.describe(), "rows": rows });
+            let v = serde_json::json!({ "source": title, "a": a, "b": setting, "rows": rows });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
     }
@@ -259,6 +282,7 @@ fn run_games(args: &Args, format: Format) -> Result<(), String> {
 pub fn main(args: Args) -> ExitCode {
     let format = format_of(args.csv, args.json);
     let engine_mode = args.engine.is_some()
+        || args.humans
         || !args.options.is_empty()
         || args.record.is_some()
         || args.compare.is_some()

@@ -108,6 +108,8 @@ pub struct Probe {
     /// The moves from the start to the position.
     pub history: Vec<Move>,
     pub pos: Chess,
+    /// The move the game's player made here (`None` for a FEN file's position).
+    pub played: Option<Move>,
 }
 
 impl Probe {
@@ -200,7 +202,7 @@ pub fn sample(games: &[GameRecord], spec: &SampleSpec) -> Vec<Probe> {
             let g = &games[gi];
             let history = g.moves[..ply].to_vec();
             let pos = g.position(ply).expect("sampled plies are inside the game");
-            Probe { cluster: gi, start_fen: g.start_fen(), history, pos }
+            Probe { cluster: gi, start_fen: g.start_fen(), history, pos, played: Some(g.moves[ply]) }
         })
         .collect()
 }
@@ -230,6 +232,7 @@ pub fn read_fens(path: &Path) -> Result<Vec<Probe>, String> {
             start_fen: Some(crate::board::notation::fen(&pos)),
             history: vec![],
             pos,
+            played: None,
         });
     }
     Ok(out)
