@@ -19,8 +19,8 @@ avatars=${STRENGTH_AVATARS:-$(ls avatars/*.avt | xargs -n1 basename | sed 's/\.a
 pairs=${STRENGTH_PAIRS:-100}
 book=../shared/data/openings/8moves_v3.pgn
 [ -f "$book" ] || { echo "bench/style-strength.sh: $book not found (needs ../shared/data)" >&2; exit 1; }
-cargo build --release --quiet
-bin=$PWD/target/release/sparring
+# STRENGTH_BIN: a frozen copy of the binary to play (default: build and use target/release).
+if [ -n "${STRENGTH_BIN:-}" ]; then bin=$(realpath "$STRENGTH_BIN"); else cargo build --release --quiet; bin=$PWD/target/release/sparring; fi
 out=bench/results/style/strength
 mkdir -p "$out"
 for elo in $levels; do
@@ -41,6 +41,13 @@ for elo in $levels; do
       -pgnout "$f.pgn" -jsonout "$f.json.part" -ratinginterval 0 -progress quiet > "$f.txt"
     mv "$f.json.part" "$f.json"
     tail -4 "$f.txt" >&2
+  done
+  # The game rows of the same games: the avatar's moves and its plain opponent's.
+  for a in $avatars; do
+    f=$out/$elo-$a
+    [ -f "$f.pgn" ] || continue
+    "$bin" style "$f.pgn" --player "$a-$elo" --json > "$f-style-avatar.json"
+    "$bin" style "$f.pgn" --player "plain-$elo" --json > "$f-style-plain.json"
   done
 done
 bench/py.sh bench/style_strength_report.py

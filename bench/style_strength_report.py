@@ -75,6 +75,34 @@ for level in sorted(rows, key=lambda s: (not s.isdigit(), int(s) if s.isdigit() 
             f"{elo(mean):+.0f} [{elo(lo):+.0f}, {elo(hi):+.0f}] | {verdict} |"
         )
     lines.append("")
+# The same games' move and game rows: the avatar's moves against its plain opponent's.
+SHOWN = ["capture", "check", "king_zone", "pawn_storm", "sacrifice", "structure_damage", "retreat",
+         "castle_early", "castle_late", "game_length", "draw"]
+for level in sorted(rows, key=lambda s: (not s.isdigit(), int(s) if s.isdigit() else 0, s)):
+    table = []
+    for name, *_ in sorted(rows[level]):
+        fa = os.path.join(src, f"{level}-{name}-style-avatar.json")
+        fp = os.path.join(src, f"{level}-{name}-style-plain.json")
+        if not (os.path.exists(fa) and os.path.exists(fp)):
+            continue
+        ra = {r["key"]: r["estimate"] for r in json.load(open(fa))["rows"]}
+        rp = {r["key"]: r["estimate"] for r in json.load(open(fp))["rows"]}
+
+        def cell(k):
+            a, p = ra.get(k), rp.get(k)
+            if not a or not p or a.get("value") is None or p.get("value") is None:
+                return "-"
+            if k == "game_length":
+                return f"{a['value']:.1f}"
+            clear = a["lo"] > p["hi"] or a["hi"] < p["lo"]
+            txt = f"{100 * a['value']:.1f} / {100 * p['value']:.1f}"
+            return f"**{txt}**" if clear else txt
+        table.append(f"| {name} | " + " | ".join(cell(k) for k in SHOWN) + " |")
+    if table:
+        lines += [f"### UCI_Elo {level}: the avatar's moves / its plain opponent's, in the same games", "",
+                  "Rates in % (game length: full moves, the same for both); **bold** where the two 95 % "
+                  "intervals (bootstrap over games) do not overlap. Draws and game length are the games'.", "",
+                  "| avatar | " + " | ".join(SHOWN) + " |", "|---|" + "---|" * len(SHOWN)] + table + [""]
 os.makedirs(os.path.dirname(out), exist_ok=True)
 open(out, "w").write("\n".join(lines))
 print(f"wrote {out} ({sum(len(v) for v in rows.values())} matches)")
