@@ -6,6 +6,7 @@
 #   bench/style.sh            # all avatars at 1500 and 2100 on 1000 positions
 #   STYLE_LEVELS="1500" STYLE_AVATARS="attacker defender" STYLE_POSITIONS=1000 bench/style.sh
 #   STYLE_LEVELS="strong" ...   # the strong profile with a node budget (STYLE_NODES, default 20000)
+#   STYLE_SAMPLE_SEED=2 ...      # another position sample (`--seed`), e.g. to check claims read off the first
 #
 # Resumable: each setting's moves go to bench/results/style/records/<elo>-<name>.tsv as they
 # arrive, and a rerun asks only the positions still missing. After each avatar its paired table
@@ -24,7 +25,7 @@ jobs=${STYLE_JOBS:-1}
 if [ -n "${STYLE_BIN:-}" ]; then bin=$STYLE_BIN; else nice -n 10 cargo build --release --quiet; bin=target/release/sparring; fi
 out=bench/results/style
 mkdir -p "$out/records" "$out/tables"
-common=(--positions "$n" --seed 1 --jobs "$jobs")
+common=(--positions "$n" --seed "${STYLE_SAMPLE_SEED:-1}" --jobs "$jobs")
 for elo in $levels; do
   if [ "$elo" = strong ]; then
     level=(--option Profile=strong --go "nodes ${STYLE_NODES:-20000}")

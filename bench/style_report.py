@@ -25,16 +25,16 @@ RATES = ["capture", "check", "king_zone", "pawn_storm", "sacrifice", "queen_trad
 
 # Each avatar's comment, read as rate directions (+1 more often, -1 less often than the plain point).
 CLAIMS = {
-    "attacker": {"king_zone": 1, "check": 1, "pawn_storm": 1, "sacrifice": 1, "queen_trade": -1},
-    "beginner": {"capture": 1, "structure_damage": 1},
-    "defender": {"sacrifice": -1, "structure_damage": -1, "retreat": 1, "king_zone": -1},
-    "italian": {"king_zone": 1, "check": 1, "pawn_storm": 1, "structure_damage": 1},
-    "materialist": {"sacrifice": -1, "capture": 1, "king_zone": -1},
-    "modern": {"structure_damage": -1, "sacrifice": -1, "queen_trade": 1, "piece_trade": 1},
-    "philidor": {"structure_damage": -1, "passed_push": 1, "king_zone": -1},
-    "positional": {"structure_damage": -1, "sacrifice": -1, "check": -1},
-    "romantic": {"sacrifice": 1, "king_zone": 1, "check": 1, "queen_trade": -1},
-    "technician": {"piece_trade": 1, "queen_trade": 1, "passed_push": 1},
+    "attacker": {"pawn_storm": 1, "sacrifice": 1, "castles": -1, "retreat": -1},
+    "beginner": {"capture": 1},
+    "defender": {"retreat": 1, "sacrifice": -1, "king_zone": -1, "structure_damage": -1},
+    "italian": {"pawn_storm": 1, "king_zone": 1},
+    "materialist": {"capture": 1},
+    "modern": {"structure_damage": -1, "sacrifice": -1},
+    "philidor": {"structure_damage": -1, "passed_push": 1},
+    "positional": {"structure_damage": -1, "sacrifice": -1},
+    "romantic": {"sacrifice": 1, "pawn_storm": 1, "castles": -1},
+    "technician": {"passed_push": 1},
 }
 
 
