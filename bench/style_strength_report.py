@@ -41,8 +41,8 @@ def pair_interval(pent):
 rows = {}
 for path in sorted(glob.glob(os.path.join(src, "*.json"))):
     m = re.match(r"(\w+)-(.+)\.json$", os.path.basename(path))
-    if not m:
-        continue
+    if not m or re.search(r"-style-(avatar|plain)\.json$", path):
+        continue  # the style records of the same games, read below
     d = json.load(open(path))
     r = d["result"]
     pi = pair_interval(d.get("pentanomial") or [])

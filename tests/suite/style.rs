@@ -216,8 +216,8 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
             let m = if ply < 2 {
                 legal[(g * 7 + ply * 3) % legal.len()]
             } else if let Some(c) = fit::choices(&game, point) {
-                let w = if planted_moves { planted } else { [100.0; fit::K] };
-                let p = fit::softmax(&fit::logits(&c.moves, &c.offset, &w, point.model.lambda));
+                let w = fit::shared(if planted_moves { &planted } else { &[100.0; fit::K] });
+                let p = fit::softmax(&fit::logits(&c.moves, &c.offset, &w, point.model));
                 // A slip: any legal move alike, as the fitter models it.
                 if rng.unit() < point.model.slip {
                     let i = ((rng.unit() * c.legal.len() as f64) as usize).min(c.legal.len() - 1);
@@ -316,7 +316,7 @@ fn the_fitter_recovers_planted_weights() {
     assert!(ds.len() > 600, "{} decisions", ds.len());
     let w = fit::fit(&ds, point.model, 0.002, &|_| {});
     let truth = planted();
-    let ll = |w: &[f64; fit::K]| fit::mean_log_likelihood(&ds, w, point.model);
+    let ll = |w: &[f64; fit::K]| fit::mean_log_likelihood(&ds, &fit::shared(w), point.model);
     assert!(ll(&w) > ll(&[100.0; fit::K]) + 0.01, "fit {} vs plain {}", ll(&w), ll(&[100.0; fit::K]));
     for t in [Term::Material, Term::KingSafety] {
         let i = t.index();
@@ -332,6 +332,38 @@ fn the_fitter_recovers_planted_weights() {
     let w0 = fit::fit(&theirs, point.model, 0.002, &|_| {});
     let m = Term::Material.index();
     assert!((w0[m] - 100.0).abs() < 20.0, "plain player's Material(mg) fitted {:.1}", w0[m]);
+}
+
+/// The fitter's model of a sided avatar is the engine's: on the moves from the start (no capture
+/// follows any of them, so the quiescence leaf is the position after the move), the model's value
+/// under the avatar's per-side weights is the avatar's evaluation there, and its style difference
+/// is the engine's tilt ([`sparring::policy::human::style_tilt`]), up to integer rounding.
+#[test]
+fn the_fit_model_values_a_sided_avatar_as_the_engine_does() {
+    let avatar =
+        sparring::profile::Avatar::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("avatars/italian.avt")).unwrap();
+    assert!(avatar.is_sided(), "italian.avt weighs the two sides alike: pick a sided avatar");
+    let point = Point::nearest(1500.0);
+    let pos = Chess::default();
+    let mut styled = point.eval.clone();
+    avatar.apply(&mut styled, shakmaty::Color::White);
+    let w = fit::weights_of(&avatar);
+    let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+    let tilt = sparring::policy::human::style_tilt(&pos, &moves, &styled, &point.eval);
+    let mut moved = 0;
+    for (i, &m) in moves.iter().enumerate() {
+        let (_, v) = fit::move_value(&pos, m, &point.eval);
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let engine = -sparring::eval::evaluate(&after, &styled);
+        assert!((v.value(&w) - f64::from(engine)).abs() <= 3.0, "{m}: model {:.1}, engine {engine}", v.value(&w));
+        let plain = -sparring::eval::evaluate(&after, &point.eval);
+        assert!((v.value(&fit::shared(&[100.0; fit::K])) - f64::from(plain)).abs() <= 1.0, "{m}: plain value");
+        let d = v.style_diff(&w).clamp(-1.0, 1.0);
+        assert!((d - tilt[i]).abs() <= 0.03, "{m}: model Δ {d:.3}, engine tilt {:.3}", tilt[i]);
+        moved += usize::from(tilt[i].abs() >= 0.05);
+    }
+    assert!(moved >= 3, "the avatar moves the tilt of only {moved} opening moves: the check compares zeros");
 }
 
 #[test]

@@ -155,13 +155,13 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: f64) -> String {
     bar.finish_and_clear();
     let avatar = fit::to_avatar(&w, "fitted");
     let model = p.point.model;
-    let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::K], model);
+    let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::KS], model);
     // The fitted weights rounded as the file holds them (a fit weighs both sides alike).
-    let after = fit::mean_log_likelihood(&p.decisions, &fit::weights_of(&avatar).expect("a fitted avatar"), model);
+    let after = fit::mean_log_likelihood(&p.decisions, &fit::weights_of(&avatar), model);
     let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let comment = format!(
         "{} — fitted by `sparring avatar fit` to {}'s moves: {} games ({:?} part) of {file},\n\
-         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}), pull {pull}.\n\
+         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), pull {pull}.\n\
          Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights.",
         c.player,
         c.player,
@@ -171,7 +171,8 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: f64) -> String {
         p.point.elo,
         model.lambda,
         model.slip,
-        p.point.human.as_ref().map_or(0.0, |h| h.0)
+        p.point.human.as_ref().map_or(0.0, |h| h.0),
+        model.tilt
     );
     avatar.to_text(&comment)
 }
@@ -185,15 +186,15 @@ fn eval_table(
 ) -> Result<String, String> {
     let model = p.point.model;
     let base_w = match base {
-        Some(b) => fit::weights_of(&Avatar::load(b).map_err(|e| e.to_string())?)?,
-        None => [100.0; fit::K],
+        Some(b) => fit::weights_of(&Avatar::load(b).map_err(|e| e.to_string())?),
+        None => [100.0; fit::KS],
     };
     let base_name = base.map_or("plain point".to_string(), |b| b.display().to_string());
     let plain = fit::per_game(&p.decisions, &base_w, model);
     let mut rows = Vec::new();
     for path in avatars {
         let a = Avatar::load(path).map_err(|e| e.to_string())?;
-        let theirs = fit::per_game(&p.decisions, &fit::weights_of(&a)?, model);
+        let theirs = fit::per_game(&p.decisions, &fit::weights_of(&a), model);
         let mut row = serde_json::Map::new();
         row.insert("avatar".into(), path.display().to_string().into());
         for (i, key) in ["expected_match", "top1_match", "log_likelihood"].iter().enumerate() {

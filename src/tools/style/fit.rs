@@ -4,19 +4,26 @@
 //!
 //! The model of one decision, at the ladder point nearest the player's rating: every legal move is
 //! played and resolved by a quiescence search of captures with the point's evaluator (its school's
-//! flags and weights, its generation's values); the leaf's per-group trace makes the move's value a
-//! linear function of the avatar weights, `v(w) = Σ_k f_k · w_k + tempo`, exact at w = 100 up to
-//! rounding (the leaf is held fixed). The move's logit is the point's Boltzmann one,
-//! `λ · v(w) / 100 + β · ln P_human(move)` with the point's λ and the human move model term it adds,
-//! mixed with the point's slip rate spread over all legal moves ([`Model`]).
+//! flags and weights, its generation's values); the leaf's per-group, per-side trace makes the
+//! move's value a linear function of the avatar's weights, `v(w) = Σ_k f_k · w_k + tempo`, exact at
+//! w = 100 up to rounding (the leaf is held fixed). The weights are per side ([`KS`]: the mover's
+//! own groups and the opponent's, as an `.avt` file's `own.`/`opp.` keys set them), so a sided
+//! avatar is modelled as the engine plays it; a fit ties the two sides together (the issue's 26
+//! weights). The move's logit is the point's Boltzmann one with the human move model term and the
+//! avatar's style tilt of that term ([`crate::policy::human::style_tilt`]):
+//! `λ · v(w) / 100 + β · (ln P_human(move) + T · Δ(w))`, where Δ(w) is the avatar's static
+//! evaluation of the position right after the move less the plain one (pawns, within ±1, linear in
+//! w inside the cap) and T is [`AVATAR_TILT`]; it is mixed with the point's slip rate spread over
+//! all legal moves ([`Model`]).
 //! Positions with one legal move or a decided best value (beyond ±600 cp, where the point leaves
 //! the model out) are skipped. The objective, the mean log-likelihood of the played moves less
-//! `pull · Σ ((w_k − 100) / 100)²`, is concave in w without slips (nearly so with them); a
+//! `pull · Σ ((w_k − 100) / 100)²`, is concave in w without slips and tilt (nearly so with them); a
 //! projected Newton-diagonal ascent with backtracking, from w = 100 in a fixed order, finds its
 //! maximum deterministically.
 
 use crate::board::Game;
-use crate::eval::{self, EvalConfig, MAX_PHASE, Term};
+use crate::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
+use crate::policy::human::{AVATAR_TILT, AVATAR_TILT_CAP_CP};
 use crate::profile::{Avatar, Ladder};
 use crate::score::MATE;
 use crate::search::Generation;
@@ -25,8 +32,10 @@ use crate::tools::games::GameRecord;
 use shakmaty::{Chess, Color, Move, Position};
 use std::sync::Arc;
 
-/// Weights per avatar: 13 middlegame then 13 endgame.
+/// Weights a fit finds (both sides alike): 13 middlegame then 13 endgame.
 pub const K: usize = 2 * Term::COUNT;
+/// Weights of the model (per side): the mover's own 13 mg and 13 eg, then the opponent's.
+pub const KS: usize = 2 * K;
 /// Largest best value (cp) of a position that is fitted (where the point leaves the model out).
 pub use crate::policy::human::DECIDED_CP;
 /// Node cap of one move's quiescence search.
@@ -59,7 +68,11 @@ impl Point {
         Point {
             elo: level.elo,
             eval,
-            model: Model { lambda: level.choice.lambda.unwrap_or(1.0), slip: level.choice.slip_p },
+            model: Model {
+                lambda: level.choice.lambda.unwrap_or(1.0),
+                slip: level.choice.slip_p,
+                tilt: level.human.as_ref().map_or(0.0, |h| h.beta * AVATAR_TILT),
+            },
             human: level.human.as_ref().map(|h| (h.beta, h.model.clone(), h.rating)),
         }
     }
@@ -72,19 +85,61 @@ impl Point {
 pub struct Model {
     pub lambda: f64,
     pub slip: f64,
+    /// Logit per pawn of style difference Δ: β · [`AVATAR_TILT`] at a point with the human move
+    /// model, 0 without it (the engine tilts only the model's term).
+    pub tilt: f64,
 }
 
-/// One legal move: its value's slope per weight percent and its constant (cp, mover's view).
+/// Largest |Δ| of the style tilt, in pawns.
+const TILT_CAP: f64 = AVATAR_TILT_CAP_CP as f64 / 100.0;
+
+/// One legal move: its value's slope per weight percent and its constant (cp, mover's view), and
+/// the slope of its style difference Δ (pawns per weight percent away from 100).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveValue {
-    pub slope: [f64; K],
+    pub slope: [f64; KS],
     pub constant: f64,
+    pub style: [f64; KS],
 }
 
 impl MoveValue {
-    pub fn value(&self, w: &[f64; K]) -> f64 {
+    pub fn value(&self, w: &[f64; KS]) -> f64 {
         self.constant + self.slope.iter().zip(w).map(|(s, w)| s * w).sum::<f64>()
     }
+
+    /// The style difference Δ(w) before the cap (pawns, mover's view).
+    pub fn style_diff(&self, w: &[f64; KS]) -> f64 {
+        self.style.iter().zip(w).map(|(s, w)| s * (w - 100.0)).sum::<f64>()
+    }
+}
+
+/// The same weights for both sides: the model's vector of a fit's 26.
+pub fn shared(w: &[f64; K]) -> [f64; KS] {
+    let mut out = [0.0; KS];
+    out[..K].copy_from_slice(w);
+    out[K..].copy_from_slice(w);
+    out
+}
+
+/// Per-side slopes of a trace's value for `mover` (cp per weight percent): the mover's groups
+/// count for, the opponent's against, each tapered by the phase and weighted by the point's own
+/// weights (the avatar's percent multiplies them).
+fn side_slopes(t: &Trace, mover: Color) -> [f64; KS] {
+    let (mg, eg) = (f64::from(t.phase) / f64::from(MAX_PHASE), f64::from(MAX_PHASE - t.phase) / f64::from(MAX_PHASE));
+    let (own, opp) = if mover == Color::White { (&t.white, &t.black) } else { (&t.black, &t.white) };
+    let mut s = [0.0; KS];
+    for g in Term::ALL {
+        let i = g.index();
+        if !t.enabled[i] {
+            continue;
+        }
+        let (wm, we) = (f64::from(t.mg_weight[i]) / 100.0, f64::from(t.eg_weight[i]) / 100.0);
+        s[i] = f64::from(own[i].mg) * wm * mg / 100.0;
+        s[Term::COUNT + i] = f64::from(own[i].eg) * we * eg / 100.0;
+        s[K + i] = -f64::from(opp[i].mg) * wm * mg / 100.0;
+        s[K + Term::COUNT + i] = -f64::from(opp[i].eg) * we * eg / 100.0;
+    }
+    s
 }
 
 /// One decision of the player.
@@ -139,22 +194,20 @@ fn qs(pos: &Chess, mut alpha: i32, beta: i32, cfg: &EvalConfig, nodes: &mut u32,
 pub fn move_value(pos: &Chess, m: Move, cfg: &EvalConfig) -> (i32, MoveValue) {
     let mut after = pos.clone();
     after.play_unchecked(m);
+    // The tilt compares static evaluations of the position right after the move (as the engine's).
+    let mut style = side_slopes(&eval::trace(&after, cfg), pos.turn());
+    for x in &mut style {
+        *x /= 100.0;
+    }
     let mut nodes = 0;
     let (s, leaf) = qs(&after, -MATE, MATE, cfg, &mut nodes, 1);
     let score = -s;
     let Some(leaf) = leaf else {
-        return (score, MoveValue { slope: [0.0; K], constant: f64::from(score) });
+        return (score, MoveValue { slope: [0.0; KS], constant: f64::from(score), style });
     };
     let t = eval::trace(&leaf, cfg);
     let sign = if pos.turn() == Color::White { 1.0 } else { -1.0 };
-    let (mg, eg) = (f64::from(t.phase) / f64::from(MAX_PHASE), f64::from(MAX_PHASE - t.phase) / f64::from(MAX_PHASE));
-    let mut slope = [0.0; K];
-    for g in Term::ALL {
-        let i = g.index();
-        slope[i] = sign * f64::from(t.weighted[i].mg) * mg / 100.0;
-        slope[Term::COUNT + i] = sign * f64::from(t.weighted[i].eg) * eg / 100.0;
-    }
-    (score, MoveValue { slope, constant: sign * f64::from(t.tempo_white) })
+    (score, MoveValue { slope: side_slopes(&t, pos.turn()), constant: sign * f64::from(t.tempo_white), style })
 }
 
 /// Every legal move of a position with its value and model term.
@@ -214,9 +267,32 @@ pub fn decisions(games: &[(usize, &GameRecord)], name: &str, point: &Point, prog
     out
 }
 
+/// Logits of moves with `values` and model terms `offset` under weights `w`, with each logit's
+/// slope per weight (the tilt's part is flat where Δ is capped).
+fn logits_and_slopes(values: &[MoveValue], offset: &[f64], w: &[f64; KS], m: Model) -> (Vec<f64>, Vec<[f64; KS]>) {
+    let c = m.lambda / 100.0;
+    values
+        .iter()
+        .zip(offset)
+        .map(|(v, o)| {
+            let delta = v.style_diff(w);
+            let mut slope = [0.0; KS];
+            for (k, s) in slope.iter_mut().enumerate() {
+                *s = c * v.slope[k];
+            }
+            if m.tilt != 0.0 && delta.abs() < TILT_CAP {
+                for (k, s) in slope.iter_mut().enumerate() {
+                    *s += m.tilt * v.style[k];
+                }
+            }
+            (c * v.value(w) + o + m.tilt * delta.clamp(-TILT_CAP, TILT_CAP), slope)
+        })
+        .unzip()
+}
+
 /// Logits of moves with `values` and model terms `offset` under weights `w`.
-pub fn logits(values: &[MoveValue], offset: &[f64], w: &[f64; K], lambda: f64) -> Vec<f64> {
-    values.iter().zip(offset).map(|(m, o)| lambda * m.value(w) / 100.0 + o).collect()
+pub fn logits(values: &[MoveValue], offset: &[f64], w: &[f64; KS], m: Model) -> Vec<f64> {
+    logits_and_slopes(values, offset, w, m).0
 }
 
 /// Softmax probabilities of `logits`.
@@ -227,31 +303,39 @@ pub fn softmax(logits: &[f64]) -> Vec<f64> {
     e.iter().map(|x| x / z).collect()
 }
 
-/// Probabilities of the moves of `d` under `w`: the Boltzmann part and the mixture with slips.
-pub fn probabilities(d: &Decision, w: &[f64; K], m: Model) -> (Vec<f64>, Vec<f64>) {
-    let p = softmax(&logits(&d.moves, &d.offset, w, m.lambda));
+fn mix(p: &[f64], m: Model) -> Vec<f64> {
     let uniform = m.slip / p.len() as f64;
-    let mix = p.iter().map(|q| (1.0 - m.slip) * q + uniform).collect();
-    (p, mix)
+    p.iter().map(|q| (1.0 - m.slip) * q + uniform).collect()
 }
 
-/// The objective at `w` (mean log-likelihood less the pull), its gradient and a diagonal
-/// curvature bound (positive).
+/// Probabilities of the moves of `d` under `w`: the Boltzmann part and the mixture with slips.
+pub fn probabilities(d: &Decision, w: &[f64; KS], m: Model) -> (Vec<f64>, Vec<f64>) {
+    let p = softmax(&logits(&d.moves, &d.offset, w, m));
+    let mixed = mix(&p, m);
+    (p, mixed)
+}
+
+/// The objective at the shared weights `w` (mean log-likelihood less the pull), its gradient and
+/// a diagonal curvature bound (positive).
 fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64) -> (f64, [f64; K], [f64; K]) {
     let n = ds.len().max(1) as f64;
     let (mut f, mut g, mut h) = (0.0, [0.0; K], [0.0; K]);
-    let c = model.lambda / 100.0;
+    let ws = shared(w);
     for d in ds {
-        let (p, mix) = probabilities(d, w, model);
+        let (l, slopes) = logits_and_slopes(&d.moves, &d.offset, &ws, model);
+        let p = softmax(&l);
+        let mixed = mix(&p, model);
         let j = d.played;
-        f += mix[j].max(1e-300).ln();
+        f += mixed[j].max(1e-300).ln();
         // d ln mix_j = (1 − slip) · p_j / mix_j · d ln p_j: the Boltzmann share of the played move.
-        let share = (1.0 - model.slip) * p[j] / mix[j].max(1e-300);
+        let share = (1.0 - model.slip) * p[j] / mixed[j].max(1e-300);
         for k in 0..K {
-            let mean: f64 = d.moves.iter().zip(&p).map(|(m, p)| p * m.slope[k]).sum();
-            let var: f64 = d.moves.iter().zip(&p).map(|(m, p)| p * (m.slope[k] - mean).powi(2)).sum();
-            g[k] += share * c * (d.moves[j].slope[k] - mean);
-            h[k] += c * c * var;
+            // A shared weight moves both sides' slots.
+            let e = |s: &[f64; KS]| s[k] + s[K + k];
+            let mean: f64 = slopes.iter().zip(&p).map(|(s, p)| p * e(s)).sum();
+            let var: f64 = slopes.iter().zip(&p).map(|(s, p)| p * (e(s) - mean).powi(2)).sum();
+            g[k] += share * (e(&slopes[j]) - mean);
+            h[k] += var;
         }
     }
     f /= n;
@@ -264,9 +348,10 @@ fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64) -> (f64, [f
     (f, g, h)
 }
 
-/// Mean log-likelihood of the played moves under `w` (no pull).
-pub fn mean_log_likelihood(ds: &[Decision], w: &[f64; K], model: Model) -> f64 {
-    objective(ds, w, model, 0.0).0
+/// Mean log-likelihood of the played moves under the per-side weights `w` (no pull).
+pub fn mean_log_likelihood(ds: &[Decision], w: &[f64; KS], model: Model) -> f64 {
+    let n = ds.len().max(1) as f64;
+    ds.iter().map(|d| probabilities(d, w, model).1[d.played].max(1e-300).ln()).sum::<f64>() / n
 }
 
 fn project(w: &mut [f64; K]) {
@@ -315,27 +400,22 @@ pub fn to_avatar(w: &[f64; K], file: &str) -> Avatar {
     Avatar::both(file, mg, eg)
 }
 
-/// An avatar's weights as the fitter's vector. The fitter's model weighs both sides' groups alike,
-/// so an avatar with `own.`/`opp.` weights is refused rather than modelled wrongly.
-pub fn weights_of(a: &Avatar) -> Result<[f64; K], String> {
-    if a.is_sided() {
-        return Err(format!(
-            "{}: weighs its own and the opponent's groups differently (own./opp.), which the avatar \
-             fitter's 26 shared weights cannot model",
-            a.file
-        ));
-    }
-    let mut w = [100.0; K];
+/// An avatar's weights as the model's per-side vector (the mover's groups weighed by `mg`/`eg`,
+/// the opponent's by `opp_mg`/`opp_eg`).
+pub fn weights_of(a: &Avatar) -> [f64; KS] {
+    let mut w = [100.0; KS];
     for t in Term::ALL {
         let i = t.index();
         w[i] = f64::from(a.mg[i]);
         w[Term::COUNT + i] = f64::from(a.eg[i]);
+        w[K + i] = f64::from(a.opp_mg[i]);
+        w[K + Term::COUNT + i] = f64::from(a.opp_eg[i]);
     }
-    Ok(w)
+    w
 }
 
 /// Per game (cluster): (Σ P(played), Σ top-1 hit, Σ ln P(played), decisions) under `w`.
-pub fn per_game(ds: &[Decision], w: &[f64; K], model: Model) -> std::collections::BTreeMap<usize, [f64; 4]> {
+pub fn per_game(ds: &[Decision], w: &[f64; KS], model: Model) -> std::collections::BTreeMap<usize, [f64; 4]> {
     let mut out: std::collections::BTreeMap<usize, [f64; 4]> = std::collections::BTreeMap::new();
     for d in ds {
         let p = probabilities(d, w, model).1;
