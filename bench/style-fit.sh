@@ -1,45 +1,59 @@
 #!/usr/bin/env bash
-# Avatars fitted to FICS players (issue 24): for each player, `sparring avatar fit` on the first
-# half of their games in the FICS dev file, then `sparring avatar eval` on the second half: the
-# expected and top-1 match of their moves under the fitted avatar and under every shipped avatar,
-# each paired against the plain ladder point, and the shipped ones against the fitted one (95 %
-# bootstrap over games).
+# Avatars fitted to FICS players (issue 24 §5): for each player, `sparring avatar fit` on the first
+# half of their games in the FICS dev file, twice: weights of the highest likelihood of their moves
+# (<p>.avt) and of the highest expected match (<p>-match.avt); then, on the second half (games the
+# fits never saw):
+#   - `sparring avatar eval`: the expected and top-1 match and log-likelihood of their moves under
+#     both fitted avatars and every shipped avatar, paired against the plain ladder point, and the
+#     shipped ones against each fitted one (95 % bootstrap over games);
+#   - `sparring style`: the player's own fingerprint on their positions (--humans) and the plain
+#     point's and both fitted avatars' moves there (each --compare'd against the player's).
+# bench/style_fit_report.py turns it into bench/results/style/fits.md.
 #
 #   bench/style-fit.sh                     # codpiece mscp GriffySr (>= 60 games, points 1700-1900)
-#   STYLE_PLAYERS="inemuri" bench/style-fit.sh
+#   STYLE_PLAYERS="inemuri" FIT_BIN=target/frozen/sparring bench/style-fit.sh
 #
-# Resumable: a player whose fitted .avt and evaluation table exist is skipped.
+# Resumable: every output that exists is kept; the engine records resume where they stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pgn=${STYLE_PGN:-../shared/data/human/fics-blitz-dev.pgn}
 players=${STYLE_PLAYERS:-"codpiece mscp GriffySr"}
 [ -f "$pgn" ] || { echo "bench/style-fit.sh: $pgn not found (needs ../shared/data)" >&2; exit 1; }
-nice -n 10 cargo build --release --quiet
-bin=target/release/sparring
+if [ -n "${FIT_BIN:-}" ]; then bin=$FIT_BIN; else cargo build --release --quiet; bin=target/release/sparring; fi
 out=bench/results/style/fits
 mkdir -p "$out"
+# Writes $2 from the command after it, atomically (a killed run leaves no half file).
+keep() { local f=$1; shift; [ -s "$f" ] && return 0; "$@" > "$f.part" && mv "$f.part" "$f"; }
 for p in $players; do
-  if [ ! -s "$out/$p.avt" ]; then
-    echo "== fit $p" >&2
-    nice -n 10 "$bin" avatar fit "$pgn" --player "$p" --part first --out "$out/$p.avt.part"
-    mv "$out/$p.avt.part" "$out/$p.avt"
-  fi
-  if [ ! -s "$out/$p-eval.txt" ]; then
-    echo "== eval $p" >&2
-    # Evaluate at the point the fit used (the second half's mean rating may lie nearer another).
-    elo=$(grep -o 'at ladder point [0-9]*' "$out/$p.avt" | grep -o '[0-9]*$')
-    avts=(--elo "$elo" --avt "$out/$p.avt")
-    for a in avatars/*.avt; do avts+=(--avt "$a"); done
-    nice -n 10 "$bin" avatar eval "$pgn" --player "$p" --part second "${avts[@]}" > "$out/$p-eval.txt.part"
-    mv "$out/$p-eval.txt.part" "$out/$p-eval.txt"
-  fi
-  if [ ! -s "$out/$p-vs-fitted.txt" ]; then
-    # The shipped avatars paired against the fitted one directly (shipped − fitted).
-    echo "== eval $p against its fitted avatar" >&2
-    elo=$(grep -o 'at ladder point [0-9]*' "$out/$p.avt" | grep -o '[0-9]*$')
-    avts=(--elo "$elo" --base "$out/$p.avt")
-    for a in avatars/*.avt; do avts+=(--avt "$a"); done
-    nice -n 10 "$bin" avatar eval "$pgn" --player "$p" --part second "${avts[@]}" > "$out/$p-vs-fitted.txt.part"
-    mv "$out/$p-vs-fitted.txt.part" "$out/$p-vs-fitted.txt"
-  fi
+  echo "== $p: fit on the first half" >&2
+  for goal in likelihood match; do
+    f=$out/$p.avt
+    [ "$goal" = match ] && f=$out/$p-match.avt
+    if [ ! -s "$f" ]; then
+      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" --out "$f.part"
+      mv "$f.part" "$f"
+    fi
+  done
+  # Evaluate at the point the fit used (the second half's mean rating may lie nearer another).
+  elo=$(grep -o 'at ladder point [0-9]*' "$out/$p.avt" | grep -o '[0-9]*$')
+  shipped=()
+  for a in avatars/*.avt; do shipped+=(--avt "$a"); done
+  echo "== $p: match on the second half (point $elo)" >&2
+  keep "$out/$p-eval.json" "$bin" avatar eval "$pgn" --player "$p" --part second --elo "$elo" \
+    --avt "$out/$p.avt" --avt "$out/$p-match.avt" "${shipped[@]}" --json
+  keep "$out/$p-vs-fitted.json" "$bin" avatar eval "$pgn" --player "$p" --part second --elo "$elo" \
+    --base "$out/$p.avt" "${shipped[@]}" --json
+  keep "$out/$p-vs-match.json" "$bin" avatar eval "$pgn" --player "$p" --part second --elo "$elo" \
+    --base "$out/$p-match.avt" "${shipped[@]}" --json
+  echo "== $p: fingerprints on the second half" >&2
+  pos=(--player "$p" --part second --positions 100000 --seed 1)
+  keep "$out/$p-humans.json" "$bin" style "$pgn" "${pos[@]}" --humans --record "$out/$p-humans.tsv" --json
+  point=(--jobs "${FIT_JOBS:-2}" --option UCI_LimitStrength=true --option "UCI_Elo=$elo")
+  keep "$out/$p-style-plain.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
+    --record "$out/$p-plain.tsv" --compare "$out/$p-humans.tsv" --json
+  keep "$out/$p-style-fitted.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
+    --option "Avatar File=$PWD/$out/$p.avt" --record "$out/$p-fitted.tsv" --compare "$out/$p-humans.tsv" --json
+  keep "$out/$p-style-match.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
+    --option "Avatar File=$PWD/$out/$p-match.avt" --record "$out/$p-match.tsv" --compare "$out/$p-humans.tsv" --json
 done
+bench/py.sh bench/style_fit_report.py

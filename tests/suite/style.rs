@@ -314,7 +314,7 @@ fn the_fitter_recovers_planted_weights() {
     let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
     let ds = fit::decisions(&mine, "Planted", &point, &|| {});
     assert!(ds.len() > 600, "{} decisions", ds.len());
-    let w = fit::fit(&ds, point.model, 0.002, &|_| {});
+    let w = fit::fit(&ds, point.model, 0.002, fit::Objective::Likelihood, &|_| {});
     let truth = planted();
     let ll = |w: &[f64; fit::K]| fit::mean_log_likelihood(&ds, &fit::shared(w), point.model);
     assert!(ll(&w) > ll(&[100.0; fit::K]) + 0.01, "fit {} vs plain {}", ll(&w), ll(&[100.0; fit::K]));
@@ -329,7 +329,7 @@ fn the_fitter_recovers_planted_weights() {
     }
     // The opponent's moves were drawn with weights 100: fitting them stays near 100 on material.
     let theirs = fit::decisions(&mine, "Plain", &point, &|| {});
-    let w0 = fit::fit(&theirs, point.model, 0.002, &|_| {});
+    let w0 = fit::fit(&theirs, point.model, 0.002, fit::Objective::Likelihood, &|_| {});
     let m = Term::Material.index();
     assert!((w0[m] - 100.0).abs() < 20.0, "plain player's Material(mg) fitted {:.1}", w0[m]);
 }
@@ -468,6 +468,40 @@ fn both_colours_are_read_from_the_pgn_side_filter() {
     assert_eq!(n(&white) + n(&black), n(&all));
     let games = sparring::tools::games::read_games(&pgn).unwrap();
     assert_eq!(n(&white), games.iter().map(|g| g.moves.len().div_ceil(2) as f64).sum::<f64>());
+}
+
+/// `--player` (with `--part`) picks the positions an engine is asked about, not only the moves a
+/// PGN fingerprint counts: the player's own positions, the half of their games `avatar fit` uses.
+#[test]
+fn a_players_positions_are_sampled_for_engines_and_split_in_halves() {
+    let pgn = synthetic_file();
+    let count = |extra: &[&str]| -> (f64, String) {
+        let mut args = vec!["style", pgn.to_str().unwrap(), "--humans", "--positions", "10000", "--min-ply", "0"];
+        args.extend_from_slice(extra);
+        args.push("--json");
+        let (code, out, err) = sparring(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (v["rows"][0]["estimate"]["n"].as_f64().unwrap(), v["source"].as_str().unwrap().to_string())
+    };
+    // 30 games of 60 plies: 1800 positions, 900 of them before Planted's moves (a few forced).
+    let (all, _) = count(&[]);
+    let (mine, _) = count(&["--player", "Planted"]);
+    let (first, s1) = count(&["--player", "Planted", "--part", "first"]);
+    let (second, s2) = count(&["--player", "Planted", "--part", "second"]);
+    assert!((1750.0..=1800.0).contains(&all), "{all} positions of both players");
+    assert!((880.0..=900.0).contains(&mine), "{mine} positions of Planted");
+    assert_eq!(first + second, mine, "the halves split the player's positions");
+    assert!((440.0..=450.0).contains(&first) && (440.0..=450.0).contains(&second), "{first} + {second}");
+    assert_ne!(s1, s2, "the two halves are different position sets");
+    // The PGN fingerprint of the same half counts the same player's moves (forced ones too).
+    let (code, out, err) = sparring(&["style", pgn.to_str().unwrap(), "--player", "Planted", "--part", "second"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("15 game sides, 450 moves"), "{out}");
+    expect_failure(
+        &["style", pgn.to_str().unwrap(), "--player", "Nobody", "--humans"],
+        "no games of a player named 'Nobody'",
+    );
 }
 
 #[test]

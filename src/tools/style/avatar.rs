@@ -4,6 +4,7 @@
 
 use super::fit::{self, Decision, Point};
 use super::progress_bar;
+pub use super::source::{Part, player_games};
 use super::stats;
 use crate::profile::Avatar;
 use crate::tools::games::{GameRecord, read_games};
@@ -20,16 +21,6 @@ pub const MIN_GAMES: usize = 30;
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// Which of the player's games (in file order) count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Part {
-    All,
-    /// The first half of the player's games.
-    First,
-    /// The second half.
-    Second,
 }
 
 #[derive(clap::Args, Debug)]
@@ -59,6 +50,10 @@ pub enum Command {
         /// Pull towards 100 %: the objective loses pull · Σ((w − 100)/100)².
         #[arg(long, default_value_t = 0.002)]
         pull: f64,
+        /// What the weights maximise: the likelihood of the player's moves, or the expected match
+        /// (how often the point would play them).
+        #[arg(long, value_enum, default_value_t = fit::Objective::Likelihood)]
+        objective: fit::Objective,
     },
     /// Expected and top-1 match of the player's moves under the plain point and each avatar.
     Eval {
@@ -74,18 +69,6 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-}
-
-/// The player's games of `part`, with their index in the file.
-pub fn player_games<'a>(games: &'a [GameRecord], name: &str, part: Part) -> Vec<(usize, &'a GameRecord)> {
-    let all: Vec<(usize, &GameRecord)> =
-        games.iter().enumerate().filter(|(_, g)| g.white == name || g.black == name).collect();
-    let half = all.len() / 2;
-    match part {
-        Part::All => all,
-        Part::First => all[..half].to_vec(),
-        Part::Second => all[half..].to_vec(),
-    }
 }
 
 /// The player's mean rating over `games`, if any game rates them.
@@ -149,20 +132,25 @@ pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
 }
 
 /// The .avt text of a fit.
-pub fn fit_text(c: &Common, p: &Prepared, pull: f64) -> String {
+pub fn fit_text(c: &Common, p: &Prepared, pull: f64, goal: fit::Objective) -> String {
     let bar = progress_bar(300, "iterations");
-    let w = fit::fit(&p.decisions, p.point.model, pull, &|i| bar.set_position(i as u64));
+    let w = fit::fit(&p.decisions, p.point.model, pull, goal, &|i| bar.set_position(i as u64));
     bar.finish_and_clear();
     let avatar = fit::to_avatar(&w, "fitted");
     let model = p.point.model;
     let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::KS], model);
     // The fitted weights rounded as the file holds them (a fit weighs both sides alike).
     let after = fit::mean_log_likelihood(&p.decisions, &fit::weights_of(&avatar), model);
+    let (match0, match1) = (
+        100.0 * fit::mean_match(&p.decisions, &[100.0; fit::KS], model),
+        100.0 * fit::mean_match(&p.decisions, &fit::weights_of(&avatar), model),
+    );
     let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let comment = format!(
         "{} — fitted by `sparring avatar fit` to {}'s moves: {} games ({:?} part) of {file},\n\
-         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), pull {pull}.\n\
-         Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights.",
+         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, pull {pull}.\n\
+         Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights;\n\
+         expected match {match0:.2} % plain, {match1:.2} % with them.",
         c.player,
         c.player,
         p.games,
@@ -262,8 +250,8 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `sparring avatar`.
 pub fn main(args: Args) -> ExitCode {
     let result = match &args.command {
-        Command::Fit { common, out, pull } => {
-            prepare(common, MIN_GAMES).and_then(|p| write_out(out.as_deref(), &fit_text(common, &p, *pull)))
+        Command::Fit { common, out, pull, objective } => {
+            prepare(common, MIN_GAMES).and_then(|p| write_out(out.as_deref(), &fit_text(common, &p, *pull, *objective)))
         }
         Command::Eval { common, avatars, base, json } => prepare(common, 1)
             .and_then(|p| eval_table(common, &p, avatars, base.as_deref(), *json))

@@ -19,7 +19,8 @@
 //! the model out) are skipped. The objective, the mean log-likelihood of the played moves less
 //! `pull · Σ ((w_k − 100) / 100)²`, is concave in w without slips and tilt (nearly so with them); a
 //! projected Newton-diagonal ascent with backtracking, from w = 100 in a fixed order, finds its
-//! maximum deterministically.
+//! maximum deterministically. A fit may instead maximise the expected match, the mean probability
+//! of the played move ([`Objective::Match`]): how often the point would play the player's move.
 
 use crate::board::Game;
 use crate::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
@@ -315,9 +316,19 @@ pub fn probabilities(d: &Decision, w: &[f64; KS], m: Model) -> (Vec<f64>, Vec<f6
     (p, mixed)
 }
 
-/// The objective at the shared weights `w` (mean log-likelihood less the pull), its gradient and
-/// a diagonal curvature bound (positive).
-fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64) -> (f64, [f64; K], [f64; K]) {
+/// What a fit maximises over the player's decisions (less the pull).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Objective {
+    /// The mean log-likelihood of the played moves (concave without slips and tilt).
+    Likelihood,
+    /// The mean probability of the played move: the expected match, how often the point would
+    /// play the player's move (not concave; the same ascent finds a local maximum from w = 100).
+    Match,
+}
+
+/// The objective at the shared weights `w` (less the pull), its gradient and a diagonal curvature
+/// bound (positive).
+fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64, goal: Objective) -> (f64, [f64; K], [f64; K]) {
     let n = ds.len().max(1) as f64;
     let (mut f, mut g, mut h) = (0.0, [0.0; K], [0.0; K]);
     let ws = shared(w);
@@ -326,16 +337,25 @@ fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64) -> (f64, [f
         let p = softmax(&l);
         let mixed = mix(&p, model);
         let j = d.played;
-        f += mixed[j].max(1e-300).ln();
-        // d ln mix_j = (1 − slip) · p_j / mix_j · d ln p_j: the Boltzmann share of the played move.
-        let share = (1.0 - model.slip) * p[j] / mixed[j].max(1e-300);
+        // d ln mix_j = (1 − slip) · p_j / mix_j · d ln p_j: the Boltzmann share of the played move;
+        // d mix_j = (1 − slip) · p_j · d ln p_j.
+        let (share, curve) = match goal {
+            Objective::Likelihood => {
+                f += mixed[j].max(1e-300).ln();
+                ((1.0 - model.slip) * p[j] / mixed[j].max(1e-300), 1.0)
+            }
+            Objective::Match => {
+                f += mixed[j];
+                ((1.0 - model.slip) * p[j], 1.0 - model.slip)
+            }
+        };
         for k in 0..K {
             // A shared weight moves both sides' slots.
             let e = |s: &[f64; KS]| s[k] + s[K + k];
             let mean: f64 = slopes.iter().zip(&p).map(|(s, p)| p * e(s)).sum();
             let var: f64 = slopes.iter().zip(&p).map(|(s, p)| p * (e(s) - mean).powi(2)).sum();
             g[k] += share * (e(&slopes[j]) - mean);
-            h[k] += var;
+            h[k] += curve * var;
         }
     }
     f /= n;
@@ -354,6 +374,12 @@ pub fn mean_log_likelihood(ds: &[Decision], w: &[f64; KS], model: Model) -> f64 
     ds.iter().map(|d| probabilities(d, w, model).1[d.played].max(1e-300).ln()).sum::<f64>() / n
 }
 
+/// Mean probability of the played move (the expected match) under the per-side weights `w`.
+pub fn mean_match(ds: &[Decision], w: &[f64; KS], model: Model) -> f64 {
+    let n = ds.len().max(1) as f64;
+    ds.iter().map(|d| probabilities(d, w, model).1[d.played]).sum::<f64>() / n
+}
+
 fn project(w: &mut [f64; K]) {
     for x in w.iter_mut() {
         *x = x.clamp(0.0, 200.0);
@@ -361,9 +387,9 @@ fn project(w: &mut [f64; K]) {
 }
 
 /// The weights that maximise the objective (see the module text), from w = 100.
-pub fn fit(ds: &[Decision], model: Model, pull: f64, progress: &dyn Fn(usize)) -> [f64; K] {
+pub fn fit(ds: &[Decision], model: Model, pull: f64, goal: Objective, progress: &dyn Fn(usize)) -> [f64; K] {
     let mut w = [100.0; K];
-    let (mut f, mut g, mut h) = objective(ds, &w, model, pull);
+    let (mut f, mut g, mut h) = objective(ds, &w, model, pull, goal);
     for it in 0..300 {
         progress(it);
         let mut t = 1.0;
@@ -374,7 +400,7 @@ pub fn fit(ds: &[Decision], model: Model, pull: f64, progress: &dyn Fn(usize)) -
                 next[k] += t * g[k] / h[k].max(1e-12);
             }
             project(&mut next);
-            let (nf, ng, nh) = objective(ds, &next, model, pull);
+            let (nf, ng, nh) = objective(ds, &next, model, pull, goal);
             if nf > f {
                 moved = nf - f > 1e-12;
                 (w, f, g, h) = (next, nf, ng, nh);

@@ -16,12 +16,12 @@ pub mod report;
 pub mod source;
 pub mod stats;
 
-use crate::tools::games::read_games;
+use crate::tools::games::{GameRecord, read_games};
 use clap::Parser;
 use engine::EngineSpec;
 use report::Row;
 use shakmaty::Color;
-use source::{Observed, Probe, SampleSpec, Who};
+use source::{Observed, Part, Probe, SampleSpec, Who};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -40,6 +40,10 @@ pub struct Args {
     /// Only this side's moves: white or black.
     #[arg(long)]
     pub side: Option<String>,
+    /// With --player: only the first or the second half of their games (in file order, the split
+    /// `sparring avatar fit` and `eval` use).
+    #[arg(long, value_enum, default_value_t = Part::All, requires = "player")]
+    pub part: Part,
     /// Ask a UCI engine for its move on the position set (without a command: this engine).
     #[arg(long, num_args = 0..=1, default_missing_value = "")]
     pub engine: Option<String>,
@@ -165,7 +169,14 @@ fn probes(args: &Args) -> Result<Vec<Probe>, String> {
             eprintln!("{note}");
         }
         let band = args.band.as_deref().map(parse_band).transpose()?;
-        let spec = SampleSpec { count: args.positions, seed: args.seed, min_ply: args.min_ply, band };
+        let who = who(args)?;
+        if let Who::Player(p) = &who
+            && !games.iter().any(|g| g.white == *p || g.black == *p)
+        {
+            return Err(format!("{}: no games of a player named '{p}'", args.file.display()));
+        }
+        let games = part_of(games, &who, args.part);
+        let spec = SampleSpec { count: args.positions, seed: args.seed, min_ply: args.min_ply, band, who };
         Ok(source::sample(&games, &spec))
     } else {
         source::read_fens(&args.file)
@@ -253,12 +264,23 @@ fn run_engine(args: &Args, format: Format) -> Result<(), String> {
     Ok(())
 }
 
+/// The games that count for `who` with `part`: all of them, or one half of the player's.
+fn part_of(games: Vec<GameRecord>, who: &Who, part: Part) -> Vec<GameRecord> {
+    match (who, part) {
+        (Who::Player(name), Part::First | Part::Second) => {
+            source::player_games(&games, name, part).into_iter().map(|(_, g)| g.clone()).collect()
+        }
+        _ => games,
+    }
+}
+
 fn run_games(args: &Args, format: Format) -> Result<(), String> {
     let games = read_games(&args.file)?;
     if let Some(note) = crate::tools::games::unread_note(&args.file, &games) {
         eprintln!("{note}");
     }
     let who = who(args)?;
+    let games = part_of(games, &who, args.part);
     let (obs, sides) = source::game_moves(&games, &who);
     if sides.is_empty() {
         return Err(match &who {

@@ -98,6 +98,28 @@ pub fn game_moves(games: &[GameRecord], who: &Who) -> (Vec<Observed>, Vec<SideGa
     (obs, sides)
 }
 
+/// Which of a player's games (in file order) count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Part {
+    All,
+    /// The first half of the player's games.
+    First,
+    /// The second half.
+    Second,
+}
+
+/// The player's games of `part`, with their index in the file.
+pub fn player_games<'a>(games: &'a [GameRecord], name: &str, part: Part) -> Vec<(usize, &'a GameRecord)> {
+    let all: Vec<(usize, &GameRecord)> =
+        games.iter().enumerate().filter(|(_, g)| g.white == name || g.black == name).collect();
+    let half = all.len() / 2;
+    match part {
+        Part::All => all,
+        Part::First => all[..half].to_vec(),
+        Part::Second => all[half..].to_vec(),
+    }
+}
+
 /// A position an engine is asked for its move in.
 #[derive(Clone, Debug)]
 pub struct Probe {
@@ -141,6 +163,8 @@ pub struct SampleSpec {
     pub min_ply: usize,
     /// Mover's rating range, inclusive (the mover must have a rating inside when set).
     pub band: Option<(u32, u32)>,
+    /// Whose moves' positions: both sides', one side's or one player's.
+    pub who: Who,
 }
 
 fn key(seed: u64, a: u64, b: u64) -> [u8; 32] {
@@ -158,7 +182,7 @@ fn key(seed: u64, a: u64, b: u64) -> [u8; 32] {
 pub fn sample(games: &[GameRecord], spec: &SampleSpec) -> Vec<Probe> {
     let mut sides: Vec<(usize, Vec<usize>)> = Vec::new();
     for (gi, g) in games.iter().enumerate() {
-        for c in [Color::White, Color::Black] {
+        for c in spec.who.colours(g) {
             let name = if c == Color::White { &g.white } else { &g.black };
             if is_computer(name) {
                 continue;

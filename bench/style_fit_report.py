@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# Standard library only (run with bench/py.sh or python3).
+"""Avatars fitted to players (bench/style-fit.sh): from bench/results/style/fits/ writes
+bench/results/style/fits.md. Per player, on the second half of their games (the fits saw only the
+first): the match of their moves under the plain point, the two fitted avatars (highest likelihood,
+<p>.avt; highest expected match, <p>-match.avt) and each shipped avatar (expected match, top-1
+match, log-likelihood per move; paired against the plain point and against each fitted avatar,
+95 % bootstrap over games), and the fingerprint of their moves next to the plain point's and the
+fitted avatars' on the same positions (each minus the player's, paired), with the fingerprint
+distance: the sum over the move rates of |engine − player| in percentage points."""
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+D = ROOT / "bench/results/style/fits"
+OUT = ROOT / "bench/results/style/fits.md"
+RATES = ["capture", "check", "king_zone", "pawn_storm", "sacrifice", "queen_trade", "piece_trade", "castles",
+         "structure_damage", "passed_push", "retreat"]
+METRICS = [("expected_match", 100, "expected match %"), ("top1_match", 100, "top-1 match %"),
+           ("log_likelihood", 1, "log-likelihood")]
+# (label, avatar file suffix, vs-file, style file)
+FITS = [("fit: likelihood", ".avt", "vs-fitted", "style-fitted"), ("fit: match", "-match.avt", "vs-match", "style-match")]
+
+
+def cell(v, scale, digits=2):
+    d = v["diff"] if "diff" in v else v["value"]
+    s = f"{d * scale:+.{digits}f} [{v['lo'] * scale:+.{digits}f}, {v['hi'] * scale:+.{digits}f}]"
+    return f"**{s}**" if v["lo"] > 0 or v["hi"] < 0 else s
+
+
+def load(name):
+    f = D / name
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def player_section(p):
+    ev = load(f"{p}-eval.json")
+    if not ev:
+        return [], None
+    rows = {Path(r["avatar"]).name: r for r in ev["rows"]}
+    fitted = [(label, rows.get(f"{p}{suffix}"), vs, st) for label, suffix, vs, st in FITS]
+    fitted = [f for f in fitted if f[1]]
+    mine = {id(f[1]) for f in fitted}
+    shipped = [r for r in ev["rows"] if id(r) not in mine]
+    any_row = fitted[0][1]
+    md = [f"## {p}", "", f"{ev['games']} games (second half), {ev['positions']} positions, ladder point {ev['point']}.", "",
+          "| setting | " + " | ".join(f"{t} | − plain" for _, _, t in METRICS) + " |",
+          "|---|" + "---|---|" * len(METRICS),
+          "| plain point | " + " | ".join(f"{any_row[k]['base'] * s:.2f} | " for k, s, _ in METRICS) + " |"]
+    for r, name in [(f[1], f"**{f[0]}**") for f in fitted] + [(r, Path(r["avatar"]).stem) for r in shipped]:
+        md.append(f"| {name} | " + " | ".join(f"{r[k]['avatar'] * s:.2f} | {cell(r[k], s)}" for k, s, _ in METRICS) + " |")
+    md.append("")
+    below = {}
+    for label, _, vs, _ in fitted:
+        v = load(f"{p}-{vs}.json")
+        if not v:
+            continue
+        md += [f"Each shipped avatar − {label} (same decisions):", "",
+               "| shipped | expected match pp | top-1 pp | log-likelihood |", "|---|---|---|---|"]
+        for r in v["rows"]:
+            md.append(f"| {Path(r['avatar']).stem} | " + " | ".join(cell(r[k], s) for k, s, _ in METRICS) + " |")
+        below[label] = (sum(r["expected_match"]["hi"] < 0 for r in v["rows"]),
+                        sum(r["expected_match"]["value" if "value" in r["expected_match"] else "diff"] < 0
+                            for r in v["rows"]), len(v["rows"]))
+        md.append("")
+    plain = load(f"{p}-style-plain.json")
+    dist = {}
+    styles = [(label, load(f"{p}-{st}.json")) for label, _, _, st in fitted]
+    styles = [(label, s) for label, s in styles if s]
+    if plain and styles:
+        pr = {r["key"]: r for r in plain["rows"]}
+        sr = [(label, {r["key"]: r for r in s["rows"]}) for label, s in styles]
+        md += ["Fingerprint on the same positions (the player's moves there; engine − player in pp, paired "
+               "bootstrap over games):", "",
+               "| rate | positions | player % | plain − player | " + " | ".join(f"{label} − player" for label, _ in sr) + " |",
+               "|---|---|---|---|" + "---|" * len(sr)]
+        total = {"plain": 0.0, **{label: 0.0 for label, _ in sr}}
+        closer = {label: 0 for label, _ in sr}
+        for k in RATES:
+            a = pr.get(k)
+            if not a or a["diff"]["value"] is None or any(not s.get(k) or s[k]["diff"]["value"] is None for _, s in sr):
+                continue
+            total["plain"] += abs(a["diff"]["value"])
+            for label, s in sr:
+                total[label] += abs(s[k]["diff"]["value"])
+                closer[label] += abs(s[k]["diff"]["value"]) < abs(a["diff"]["value"])
+            md.append(f"| {k} | {a['a']['n']:.0f} | {100 * a['a']['value']:.1f} | {cell(a['diff'], 100, 1)} | "
+                      + " | ".join(cell(s[k]["diff"], 100, 1) for _, s in sr) + " |")
+        md += ["", "Fingerprint distance (Σ |engine − player| over the rates, pp): plain "
+               f"{100 * total['plain']:.1f}; " + "; ".join(
+                   f"{label} {100 * total[label]:.1f} (closer than plain on {closer[label]} of {len(RATES)} rates)"
+                   for label, _ in sr) + ".", ""]
+        dist = {label: (100 * total["plain"], 100 * total[label], closer[label]) for label, _ in sr}
+    best = max(shipped, key=lambda r: r["expected_match"]["avatar"])
+    return md, (p, ev, fitted, best, below, dist)
+
+
+def main():
+    players = sorted({f.name[:-4] for f in D.glob("*.avt") if not f.name.endswith("-match.avt")}, key=str.lower)
+    md = ["# Avatars fitted to players (generated by bench/style_fit_report.py)", "",
+          "`sparring avatar fit` on the first half of each player's games in fics-blitz-dev.pgn, twice "
+          "(`--objective likelihood`, the default, and `--objective match`), then everything below on the "
+          "second half, which the fits never saw (bench/style-fit.sh). Match: per move of the player, "
+          "under the ladder point's choice model as the fitter models it (Boltzmann over quiescence "
+          "values, human move model with the avatar's style tilt, slips); differences paired over the "
+          "same decisions, 95 % bootstrap over games; **bold** where the interval excludes 0.", ""]
+    body, summary = [], []
+    for p in players:
+        part, s = player_section(p)
+        body += part
+        if s:
+            summary.append(s)
+    md += ["## Summary", "",
+           "| player | point | positions | fit | expected match: plain → fit | fit − plain | best shipped − plain "
+           "| shipped clearly below / below the fit | fingerprint distance plain → fit |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for p, ev, fitted, best, below, dist in summary:
+        for label, r, _, _ in fitted:
+            b = below.get(label)
+            d = dist.get(label)
+            md.append(
+                f"| {p} | {ev['point']} | {ev['positions']} | {label} | {100 * r['expected_match']['base']:.2f} → "
+                f"{100 * r['expected_match']['avatar']:.2f} | {cell(r['expected_match'], 100)} | "
+                f"{Path(best['avatar']).stem} {cell(best['expected_match'], 100)} | "
+                f"{'-' if b is None else f'{b[0]} / {b[1]} of {b[2]}'} | "
+                f"{'-' if d is None else f'{d[0]:.1f} → {d[1]:.1f} ({d[2]} rates closer)'} |")
+    md.append("")
+    OUT.write_text("\n".join(md + body) + "\n")
+    print(f"wrote {OUT} ({len(summary)} players)")
+
+
+if __name__ == "__main__":
+    main()
