@@ -24,17 +24,17 @@ RATES = ["capture", "check", "king_zone", "pawn_storm", "sacrifice", "queen_trad
          "castles", "structure_damage", "passed_push", "retreat"]
 
 # Each avatar's comment, read as rate directions (+1 more often, -1 less often than the plain point).
+# These are the claims that held on the held-out sample (seed 2) of the claims written from sample 1
+# (commit b80cc46); the ones that did not replicate were dropped from the comments, and modern,
+# philidor and technician, none of whose claims held, were retired (bench/results/style.md).
 CLAIMS = {
-    "attacker": {"pawn_storm": 1, "sacrifice": 1, "castles": -1, "retreat": -1},
+    "attacker": {"pawn_storm": 1, "sacrifice": 1, "castles": -1},
     "beginner": {"capture": 1},
-    "defender": {"retreat": 1, "sacrifice": -1, "king_zone": -1, "structure_damage": -1},
-    "italian": {"pawn_storm": 1, "king_zone": 1},
+    "defender": {"retreat": 1, "king_zone": -1},
+    "italian": {"pawn_storm": 1},
     "materialist": {"capture": 1},
-    "modern": {"structure_damage": -1, "sacrifice": -1},
-    "philidor": {"structure_damage": -1, "passed_push": 1},
-    "positional": {"structure_damage": -1, "sacrifice": -1},
-    "romantic": {"sacrifice": 1, "pawn_storm": 1, "castles": -1},
-    "technician": {"passed_push": 1},
+    "positional": {"sacrifice": -1},
+    "romantic": {"sacrifice": 1, "castles": -1},
 }
 
 
