@@ -156,7 +156,9 @@ def main():
             md.append(f"| {rate} | {p.get('n', 0):.0f} | {'-' if value is None else f'{100 * value:.1f}'} | "
                       + " | ".join(cells) + " |")
         md.append("| moves ≠ plain | | | " + " | ".join(f"{c} of {t}" for c, t in (changed[n] for n in names)) + " |")
-        md += ["", f"Claims of each comment at {elo} (holds / refuted / open):", ""]
+        md += ["", f"Claims of each comment at {elo} (holds / refuted / open). The comments keep the claims "
+               "that held on the seed-2 sample (bench/results/style.md), so on that sample they hold by "
+               "selection; another `STYLE_SAMPLE_SEED` is their test:", ""]
         for n in names:
             claims = CLAIMS.get(n)
             if not claims:

@@ -201,7 +201,8 @@ fn every_shipped_avatar_loads_through_uci() {
             n += 1;
         }
     }
-    assert!(n >= 8);
+    // Seven ship since philidor, modern and technician were retired (bench/results/style.md).
+    assert!(n >= 7, "{n} avatars");
 }
 
 #[test]
