@@ -526,6 +526,13 @@ fn choose_by_steps(
 /// The command: fits every BAND:ELO pair, prints the ladder lines, writes a CSV (and, when asked,
 /// the fitted ladder).
 // Long: one pass over the points in Elo order, with its report.
+/// The highest slip rate a point at `elo` may take: that of the ladder's point below it (slips may
+/// not rise with Elo), or 1 at the bottom. Fitting some of a ladder's points starts from it, so a
+/// fitted point never makes a ladder the parser refuses.
+fn slip_bound(ladder: &Ladder, elo: i32) -> f64 {
+    ladder.points.iter().filter(|p| p.elo < elo).map(|p| p.slip_p).last().unwrap_or(1.0)
+}
+
 pub fn run(args: &FitArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(args.ladder).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
     let ladder = Ladder::parse(&text).map_err(|e| e.to_string())?;
@@ -539,7 +546,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let mut out = String::new();
     let mut pairs = args.pairs.clone();
     pairs.sort_by_key(|&(_, elo)| elo);
-    let mut max_slip = 1.0;
+    let mut max_slip = pairs.first().map_or(1.0, |&(_, lowest)| slip_bound(&ladder, lowest));
     let mut fitted = ladder.clone();
     let mut below: Option<i32> = None;
     for &(band, elo) in &pairs {
@@ -619,6 +626,19 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_point_fitted_alone_keeps_the_slip_rate_of_the_point_below() {
+        let ladder = Ladder::builtin();
+        let below_1700 = ladder.points.iter().find(|p| p.elo == 1500).unwrap().slip_p;
+        assert_eq!(slip_bound(&ladder, 1700), below_1700);
+        assert_eq!(slip_bound(&ladder, 1600), below_1700);
+        assert_eq!(slip_bound(&ladder, ladder.points[0].elo), 1.0);
+        // Every setting the grid may then choose gives a ladder the parser accepts.
+        for s in every_setting(slip_bound(&ladder, 1700)) {
+            with_point(&ladder, 1700, &s, true).expect("a valid ladder");
+        }
+    }
 
     /// 100 decisions on one kind of position: the best move (loss 0), a 60 cp mistake the model
     /// likes, a 300 cp blunder; the humans play them 50 / 40 / 10 times.
