@@ -530,7 +530,7 @@ fn choose_by_steps(
 /// not rise with Elo), or 1 at the bottom. Fitting some of a ladder's points starts from it, so a
 /// fitted point never makes a ladder the parser refuses.
 fn slip_bound(ladder: &Ladder, elo: i32) -> f64 {
-    ladder.points.iter().filter(|p| p.elo < elo).map(|p| p.slip_p).last().unwrap_or(1.0)
+    ladder.points.iter().filter(|p| p.elo < elo).map(|p| p.slip_p).next_back().unwrap_or(1.0)
 }
 
 pub fn run(args: &FitArgs) -> Result<(), String> {
