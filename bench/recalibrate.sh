@@ -7,7 +7,7 @@
 #   bench/recalibrate.sh BASE_LADDER VERSION [STAGE]
 #     BASE_LADDER  the ladder whose points are refitted (budgets, gates and deeper looks are kept)
 #     VERSION      version number written into the fitted ladder
-#     STAGE        all (default) | oracle | curve | fit | check | steps | table
+#     STAGE        all (default) | oracle | curve | fit | check | steps | sfscale | estimator | table
 # Output: bench/results/ladder-v$VERSION/ (fitted ladder, fit log, checks, curves, vs Maia) and
 # bench/results/ladder-steps.csv. Environment: JOBS (default 2), STEP_GAMES (fit trials, 40),
 # GAMES (steps, 200), SF_DEPTH (12).
@@ -16,8 +16,10 @@
 # Stockfish cache of the fit-part positions from scratch: about 3 s a position on a core (8,124
 # positions: ~3.5 h with 2 jobs); curve 1 s; fit with 40-game trials ~35 min; checks ~10 min;
 # steps at 200 games ~75 min up to 2100 (2300 and 2400, with 60000-200000 nodes a move, ~1 h more).
-# Stockfish-scale pairings and the estimator cross-check are not in the chain yet (bench/sf-scale.sh,
-# bench/estimate/fics-refit.sh run them separately).
+# Stockfish-scale pairings (bench/sf-scale.sh, SF_GAMES per pairing, default 100, at SF_TC 5+0.05):
+# 10-20 min a pairing, ~2 h for the seven. Estimator cross-check (bench/ipr/rate-steps.sh on the
+# step games, PER_POINT positions a point): ~20 min of one core.
+# Session 27 (ladder v14, 2 cores): check 35 s, steps 800-2300 at 200 games ~45 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE=${1:?base ladder file}
@@ -72,8 +74,20 @@ if run check; then
     bench/py.sh "$H/vs_maia.py" "$R/vs-maia-test-part.csv" "$W/ladder-v$V-test-moves.jsonl"
 fi
 if run steps; then
-    "$BIN" humanlike steps --ladder "$L" --games "$GAMES" --concurrency "$JOBS" --out bench/results/ladder-steps.csv \
+    "$BIN" humanlike steps --ladder "$L" --games "$GAMES" --concurrency "$JOBS" --out "$R/steps.csv" \
         --pgn-dir "$W/steps"
+    cp "$R/steps.csv" bench/results/ladder-steps.csv
+fi
+if run sfscale; then
+    # Each point against Stockfish 15.1 UCI_Elo just below it (its floor is 1350).
+    OUT="$R/sf-scale" BIN="$PWD/$BIN" bench/sf-scale.sh "${SF_GAMES:-100}" "${SF_TC:-5+0.05}" \
+        1300:1350 1500:1350 1700:1500 1900:1700 2100:1900 2300:2100 2400:2200
+fi
+if run estimator; then
+    # Only steps 200 points apart: the points of a 100-point step share a band.
+    JOBS=1 bench/ipr/rate-steps.sh "$W/steps" "$W/ipr" "$BIN"
+    cp "$W/ipr/ladder-selfplay.csv" "$R/ipr-selfplay.csv"
+    cp "$W/ipr/ladder-selfplay.txt" "$R/ipr-selfplay.txt"
 fi
 if run table; then
     python3 - "$R" "$V" <<'EOF'
@@ -94,10 +108,31 @@ for chk, cf, name in [(f"check-v{V}-test-part.csv", "human-curve-internal-test.c
     except FileNotFoundError as e:
         rows.append((f"{name} checks", f"missing {e.filename}", False))
 try:
-    for r in csv.DictReader(open("bench/results/ladder-steps.csv")):
+    for r in csv.DictReader(open(f"{R}/steps.csv")):
         rows.append((f"step {r['higher']} vs {r['lower']} ({r['games']} games)", f"{r['score']} %", r["pass"] == "yes"))
 except FileNotFoundError:
     rows.append(("self-play steps", "missing", False))
+try:
+    pts = list(csv.DictReader(open(f"{R}/sf-scale/sf-scale-points.csv")))
+    pts.sort(key=lambda r: int(r["ours"]))
+    for a, b in zip(pts, pts[1:]):
+        rising = int(b["equivalent"]) > int(a["equivalent"])
+        rows.append((f"Stockfish scale {b['ours']} above {a['ours']}", f"{a['equivalent']} -> {b['equivalent']}", rising))
+        if int(b["ours"]) - int(a["ours"]) >= 200:
+            apart = int(b["lower95"]) > int(a["upper95"])
+            rows.append((f"Stockfish scale {b['ours']} vs {a['ours']}: 95 % intervals apart",
+                         f"[{a['lower95']},{a['upper95']}] [{b['lower95']},{b['upper95']}]", apart))
+except FileNotFoundError:
+    rows.append(("Stockfish-scale pairings", "missing", False))
+try:
+    for r in csv.DictReader(open(f"{R}/ipr-selfplay.csv")):
+        if r["elo"] in ("NaN", ""):
+            rows.append((f"estimator on point {r['group']}'s games", "no rating", False))
+            continue
+        d = float(r["elo"]) - float(r["group"])
+        rows.append((f"estimator on point {r['group']}'s games ({r['decisions']} decisions)", f"{d:+.0f}", abs(d) <= 100))
+except FileNotFoundError:
+    rows.append(("estimator cross-check", "missing", False))
 w = max(len(r[0]) for r in rows)
 for what, value, ok in rows:
     print(f"{what:<{w}}  {value:>10}  {'pass' if ok else 'FAIL'}")

@@ -18,6 +18,7 @@ pub mod fit;
 pub mod model;
 pub mod model_fit;
 pub mod prior_fit;
+pub mod repair;
 pub mod report;
 pub mod sample;
 pub mod stats;
@@ -326,6 +327,45 @@ enum ModelCmd {
         #[arg(long, default_value = "target/ladder-fit")]
         work: PathBuf,
     },
+    /// Move a fitted ladder's points one notch at a time (slip rate or lambda) until every self-play
+    /// step between them fits the Elo formula, each point staying inside the per-move limits on its
+    /// band's fit part (src/tools/humanlike/repair.rs).
+    Repair {
+        #[arg(long, default_value = "bench/humanlike/oracle.jsonl")]
+        oracle: PathBuf,
+        #[arg(long, default_value = "profiles/ladder.toml")]
+        ladder: PathBuf,
+        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+        pgn: PathBuf,
+        /// BAND:ELO pairs of the chain, e.g. 800:900 1000:1100 1200:1300.
+        #[arg(long, num_args = 2.., required = true)]
+        points: Vec<String>,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Games per step (paired: each opening twice).
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        concurrency: usize,
+        /// Most moves tried.
+        #[arg(long, default_value_t = 12)]
+        max_trials: usize,
+        #[arg(long, default_value = "../shared/data/openings/8moves_v3.pgn")]
+        openings: PathBuf,
+        /// Candidate ladders go here.
+        #[arg(long, default_value = "target/ladder-repair")]
+        work: PathBuf,
+        /// The repaired ladder.
+        #[arg(long)]
+        ladder_out: PathBuf,
+        /// Version written into --ladder-out (default: the input's).
+        #[arg(long)]
+        version: Option<u32>,
+        /// The repaired chain's steps (the `humanlike steps` CSV).
+        #[arg(long, default_value = "target/ladder-repair/steps.csv")]
+        csv_out: PathBuf,
+    },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
         #[arg(long, default_value = "profiles/human/model-v6.bin")]
@@ -586,6 +626,49 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 version,
                 steps,
                 work: &work,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model {
+            cmd:
+                ModelCmd::Repair {
+                    oracle,
+                    ladder,
+                    pgn,
+                    points,
+                    jobs,
+                    games,
+                    concurrency,
+                    max_trials,
+                    openings,
+                    work,
+                    ladder_out,
+                    version,
+                    csv_out,
+                },
+        } => {
+            if let Some(dir) = csv_out.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            repair::run(&repair::RepairArgs {
+                oracle: &oracle,
+                ladder: &ladder,
+                pgn: &pgn,
+                pairs: parse_points(&points)?,
+                jobs: jobs.max(1),
+                steps: steps::StepConfig {
+                    engine: std::env::current_exe().map_err(|e| format!("this binary: {e}"))?,
+                    openings,
+                    games,
+                    concurrency: concurrency.max(1),
+                    srand: steps::STEP_SRAND,
+                    pgn_out: None,
+                },
+                max_trials,
+                work: &work,
+                ladder_out: &ladder_out,
+                version,
+                csv_out: &csv_out,
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -412,7 +412,7 @@ struct Trial {
 
 /// The ladder `base` with the point at `elo` set to `s`, cut above it (the points above are not
 /// fitted yet, and a match only needs the two below).
-fn with_point(base: &Ladder, elo: i32, s: &Setting3, keep_above: bool) -> Result<Ladder, String> {
+pub(super) fn with_point(base: &Ladder, elo: i32, s: &Setting3, keep_above: bool) -> Result<Ladder, String> {
     let mut l = base.clone();
     let p = l.points.iter_mut().find(|p| p.elo == elo).ok_or_else(|| format!("the ladder has no point {elo}"))?;
     p.lambda = Some(round_to(s.lambda, 4));
@@ -523,9 +523,6 @@ fn choose_by_steps(
     Ok(Some(pick.setting))
 }
 
-/// The command: fits every BAND:ELO pair, prints the ladder lines, writes a CSV (and, when asked,
-/// the fitted ladder).
-// Long: one pass over the points in Elo order, with its report.
 /// The highest slip rate a point at `elo` may take: that of the ladder's point below it (slips may
 /// not rise with Elo), or 1 at the bottom. Fitting some of a ladder's points starts from it, so a
 /// fitted point never makes a ladder the parser refuses.
@@ -533,6 +530,9 @@ fn slip_bound(ladder: &Ladder, elo: i32) -> f64 {
     ladder.points.iter().filter(|p| p.elo < elo).map(|p| p.slip_p).next_back().unwrap_or(1.0)
 }
 
+/// The command: fits every BAND:ELO pair, prints the ladder lines, writes a CSV (and, when asked,
+/// the fitted ladder).
+// Long: one pass over the points in Elo order, with its report.
 pub fn run(args: &FitArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(args.ladder).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
     let ladder = Ladder::parse(&text).map_err(|e| e.to_string())?;
