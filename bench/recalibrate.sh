@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The whole UCI_Elo calibration chain (issue 23), resumable stage by stage:
 #   positions -> oracle caches (internal depth 8 and Stockfish 15.1 depth 12; reused and extended)
-#   -> the humans' curve -> the ladder fit with its self-play half -> per-band checks on both oracles
-#   (held-out test part) -> self-play steps (200 games) -> side by side with Maia -> pass/fail table.
+#   -> the humans' curve -> the ladder fit with its self-play half -> the steps repaired at 200 games
+#   -> per-band checks on both oracles (held-out test part) -> self-play steps (200 games) -> side by
+#   side with Maia -> Stockfish-scale pairings -> the estimator on the steps' games -> pass/fail table.
 #
 #   bench/recalibrate.sh BASE_LADDER VERSION [STAGE]
 #     BASE_LADDER  the ladder whose points are refitted (budgets, gates and deeper looks are kept)
 #     VERSION      version number written into the fitted ladder
-#     STAGE        all (default) | oracle | curve | fit | check | steps | sfscale | estimator | table
+#     STAGE        all (default) | oracle | curve | fit | repair | check | steps | sfscale | estimator | table
 # Output: bench/results/ladder-v$VERSION/ (fitted ladder, fit log, checks, curves, vs Maia) and
 # bench/results/ladder-steps.csv. Environment: JOBS (default 2), STEP_GAMES (fit trials, 40),
 # GAMES (steps, 200), SF_DEPTH (12).
@@ -61,10 +62,18 @@ if run fit; then
     "$BIN" humanlike model fit --ladder "$BASE" --version "$V" --jobs "$JOBS" \
         --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 2200:2300 \
         --step-games "$STEP_GAMES" --step-concurrency "$JOBS" --work "$W" \
-        --csv-out "$R/fit.csv" --ladder-out "$R/ladder-v$V.toml" 2> "$R/fit-log.txt"
-    echo "fitted: $R/ladder-v$V.toml (800 and 2400 are left as in $BASE, slips held to the fitted ones)"
+        --csv-out "$R/fit.csv" --ladder-out "$R/ladder-v$V-fitted.toml" 2> "$R/fit-log.txt"
+    echo "fitted: $R/ladder-v$V-fitted.toml (800 and 2400 are left as in $BASE, slips held to the fitted ones)"
 fi
 L=$R/ladder-v$V.toml
+if run repair; then
+    # The fit's steps were judged on short trials and only by the upper point's λ: walk the chain's
+    # 200-game steps into their windows (`humanlike model repair`, src/tools/humanlike/repair.rs).
+    "$BIN" humanlike model repair --ladder "$R/ladder-v$V-fitted.toml" --jobs "$JOBS" \
+        --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 \
+        --games "$GAMES" --concurrency "$JOBS" --work "$W/repair" \
+        --ladder-out "$L" --csv-out "$R/repair-steps.csv" > "$R/repair.txt" 2> "$R/repair-log.txt"
+fi
 if run check; then
     "$BIN" humanlike check --oracle "$H/oracle.jsonl" --ladder "$L" --pgn "$PGN" --test-part \
         --out "$R/check-v$V-test-part.csv" --moves-out "$W/ladder-v$V-test-moves.jsonl" &

@@ -245,3 +245,26 @@ fn sample_oracle_measure_end_to_end() {
     assert!(t.starts_with("# Human-likeness per rating band"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `model repair` refuses a chain it cannot repair before reading any games: a point the ladder
+/// does not have, a chain of one point, an unreadable ladder.
+#[test]
+fn model_repair_refuses_a_bad_chain_with_a_reason() {
+    let dir = tmp("repair");
+    let out = dir.join("out.toml");
+    let fail = |args: &[&str]| {
+        let o = Command::new(bin()).args(["humanlike", "model", "repair"]).args(args).output().expect("run sparring");
+        assert!(!o.status.success(), "{args:?} should fail");
+        assert!(!out.exists(), "a refused repair writes no ladder");
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let o = out.to_str().unwrap();
+    let e = fail(&["--points", "1000:1150", "1200:1300", "--ladder-out", o, "--pgn", "/nonexistent.pgn"]);
+    assert!(e.contains("no point 1150"), "{e}");
+    let e = fail(&["--points", "1000:1100", "--ladder-out", o]);
+    assert!(e.contains("--points"), "{e}");
+    let e = fail(&["--ladder", "/nonexistent.toml", "--points", "1000:1100", "1200:1300", "--ladder-out", o]);
+    assert!(e.contains("/nonexistent.toml"), "{e}");
+    let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, "--pgn", "/nonexistent.pgn"]);
+    assert!(e.contains("/nonexistent.pgn"), "{e}");
+}

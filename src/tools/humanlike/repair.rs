@@ -260,7 +260,7 @@ impl Judge for Matches<'_> {
 }
 
 fn show(s: &Setting3) -> String {
-    format!("lambda {} beta {} slip {}", s.lambda, s.beta, s.slip_p)
+    format!("lambda {:.2} beta {:.2} slip {:.3}", s.lambda, s.beta, s.slip_p)
 }
 
 /// The command: the chain's per-move decisions, the search, the repaired ladder and its steps.
@@ -325,7 +325,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     for (link, f) in chain.iter().zip(&judge.fits) {
         let e = f.fit_expected(&link.setting);
         println!(
-            "{:5}  {:6}  {:5}  {:5}   {:+6.1} %        {:.3}  {:.4}",
+            "{:5}  {:6.2}  {:5.2}  {:5.3}   {:+6.1} %        {:.3}  {:.4}",
             link.elo,
             link.setting.lambda,
             link.setting.beta,
