@@ -20,7 +20,8 @@
 # Stockfish-scale pairings (bench/sf-scale.sh, SF_GAMES per pairing, default 100, at SF_TC 5+0.05):
 # 10-20 min a pairing, ~2 h for the seven. Estimator cross-check (bench/ipr/rate-steps.sh on the
 # step games, PER_POINT positions a point): ~20 min of one core.
-# Session 27 (ladder v14, 2 cores): check 35 s, steps 800-2300 at 200 games ~45 min.
+# Measured for ladder v14 (2 cores): checks 35 s; steps 800-2300 at 200 games 24 min, 2400/2300 18 min;
+# a 200-game step between depth-1 points takes 1-2 min, so a repair trial costs 2-5 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE=${1:?base ladder file}
