@@ -233,6 +233,9 @@ enum Cmd {
         concurrency: usize,
         #[arg(long, default_value = "../shared/data/openings/8moves_v3.pgn")]
         openings: PathBuf,
+        /// The match seed (openings order, game seeds): a choice made on one seed is checked on another.
+        #[arg(long, default_value_t = steps::STEP_SRAND)]
+        srand: u64,
         #[arg(long, default_value = "bench/results/ladder-steps.csv")]
         out: PathBuf,
         /// Keep each step's games here (step-H-vs-L.pgn).
@@ -351,6 +354,9 @@ enum ModelCmd {
         /// Most moves tried.
         #[arg(long, default_value_t = 12)]
         max_trials: usize,
+        /// The steps' match seed (openings order, game seeds); check a repair on another one.
+        #[arg(long, default_value_t = steps::STEP_SRAND)]
+        srand: u64,
         #[arg(long, default_value = "../shared/data/openings/8moves_v3.pgn")]
         openings: PathBuf,
         /// Candidate ladders go here.
@@ -560,7 +566,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("CSV: {}", out.display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Steps { ladder, points, games, concurrency, openings, out, pgn_dir } => {
+        Cmd::Steps { ladder, points, games, concurrency, srand, openings, out, pgn_dir } => {
             let path = match ladder {
                 Some(p) => p,
                 None => {
@@ -578,10 +584,10 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 openings,
                 games,
                 concurrency: concurrency.max(1),
-                srand: steps::STEP_SRAND,
+                srand,
                 pgn_out: pgn_dir,
             };
-            eprintln!("steps of {} ({}), {games} games each", path.display(), l.tag());
+            eprintln!("steps of {} ({}), {games} games each, match seed {srand}", path.display(), l.tag());
             steps::run(&path, &points, &cfg, &out)?;
             println!("{}", std::fs::read_to_string(&out).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
@@ -640,6 +646,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     games,
                     concurrency,
                     max_trials,
+                    srand,
                     openings,
                     work,
                     ladder_out,
@@ -661,7 +668,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     openings,
                     games,
                     concurrency: concurrency.max(1),
-                    srand: steps::STEP_SRAND,
+                    srand,
                     pgn_out: None,
                 },
                 max_trials,

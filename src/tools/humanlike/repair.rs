@@ -317,7 +317,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     std::fs::write(args.ladder_out, repaired.to_toml()).map_err(|e| format!("{}: {e}", args.ladder_out.display()))?;
     let mut csv = format!("{}\n", steps::CSV_HEADER);
     for r in &out.steps {
-        csv.push_str(&steps::csv_row(r));
+        csv.push_str(&steps::csv_row(r, args.steps.srand));
         csv.push('\n');
     }
     std::fs::write(args.csv_out, &csv).map_err(|e| format!("{}: {e}", args.csv_out.display()))?;

@@ -162,13 +162,13 @@ pub fn pair_error95(p: &[u64; 5]) -> f64 {
 }
 
 /// The steps CSV's header.
-pub const CSV_HEADER: &str = "higher,lower,gap,games,score,error95,expected,low,high,pass";
+pub const CSV_HEADER: &str = "higher,lower,gap,games,score,error95,expected,low,high,pass,srand";
 
-/// One CSV row.
-pub fn csv_row(r: &StepResult) -> String {
+/// One CSV row of a step played with match seed `srand`.
+pub fn csv_row(r: &StepResult, srand: u64) -> String {
     let (lo, hi) = step_range(r.gap());
     format!(
-        "{},{},{},{},{:.1},{:.1},{:.1},{:.1},{:.1},{}",
+        "{},{},{},{},{:.1},{:.1},{:.1},{:.1},{:.1},{},{srand}",
         r.higher,
         r.lower,
         r.gap(),
@@ -182,8 +182,18 @@ pub fn csv_row(r: &StepResult) -> String {
     )
 }
 
+/// The match seed of a CSV row (rows written before the column existed were played with
+/// [`STEP_SRAND`]).
+fn row_srand(fields: &[&str]) -> Option<u64> {
+    match fields.get(10) {
+        Some(s) => s.trim().parse().ok(),
+        None => Some(STEP_SRAND),
+    }
+}
+
 /// `sparring humanlike steps`: every neighbouring pair of `points` (ascending), written to `out`
-/// as it goes; pairs already in `out` with at least `games` games are kept, not replayed.
+/// as it goes; pairs already in `out` with at least `games` games and the same match seed are
+/// kept, not replayed.
 pub fn run(ladder: &Path, points: &[i32], cfg: &StepConfig, out: &Path) -> Result<Vec<StepResult>, String> {
     let mut points = points.to_vec();
     points.sort_unstable();
@@ -202,6 +212,7 @@ pub fn run(ladder: &Path, points: &[i32], cfg: &StepConfig, out: &Path) -> Resul
                 && f[0] == higher.to_string()
                 && f[1] == lower.to_string()
                 && f[3].parse::<usize>().is_ok_and(|g| g >= cfg.games)
+                && row_srand(&f) == Some(cfg.srand)
         });
         if let Some(i) = done {
             eprintln!("step {higher} vs {lower}: kept from {}: {}", out.display(), rows[i]);
@@ -223,7 +234,7 @@ pub fn run(ladder: &Path, points: &[i32], cfg: &StepConfig, out: &Path) -> Resul
             t0.elapsed().as_secs_f64()
         );
         rows.retain(|row| !row.starts_with(&format!("{higher},{lower},")));
-        rows.push(csv_row(&r));
+        rows.push(csv_row(&r, cfg.srand));
         let text = std::iter::once(CSV_HEADER.to_string()).chain(rows.iter().cloned()).collect::<Vec<_>>().join("\n");
         std::fs::write(out, text + "\n").map_err(|e| format!("{}: {e}", out.display()))?;
         results.push(r);
@@ -244,6 +255,19 @@ mod tests {
         let r = |higher, lower, score| StepResult { higher, lower, games: 200, score, error95: 5.0 };
         assert!(r(1300, 1100, 70.0).passes() && !r(1300, 1100, 61.0).passes() && !r(1300, 1100, 90.0).passes());
         assert!(r(900, 800, 76.0).passes() && !r(900, 800, 49.0).passes());
+    }
+
+    #[test]
+    fn a_kept_row_must_have_the_same_match_seed() {
+        let r = StepResult { higher: 1300, lower: 1100, games: 200, score: 71.2, error95: 5.8 };
+        let row = csv_row(&r, 11);
+        assert!(row.ends_with(",yes,11"), "{row}");
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(row_srand(&f), Some(11));
+        // A row from before the column: played with the fixed seed.
+        let old = "1300,1100,200,200,71.2,5.8,76.0,67.0,85.0,yes";
+        assert_eq!(row_srand(&old.split(',').collect::<Vec<_>>()), Some(STEP_SRAND));
+        assert_eq!(CSV_HEADER.split(',').count(), f.len());
     }
 
     #[test]
