@@ -9,13 +9,13 @@
 #      file is frozen, a refit needs a new version and manifest entry);
 #   3. check on the odd game indices (held out) -> bench/results/human-time/{fraction,difficulty}.csv
 #      and the same on the fit part -> bench/results/human-time/fit-part/.
-# Usage: bench/human-time.sh   (env: STRIDE=2, FIT=0, VERSION=2)
+# Usage: bench/human-time.sh   (env: STRIDE=2, FIT=0, VERSION=3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PGN=../shared/data/human/fide-online-dev.pgn
 MOVES=bench/cache/human-time/fide-moves.csv
 STRIDE=${STRIDE:-2}
-VERSION=${VERSION:-2}
+VERSION=${VERSION:-3}
 BIN=${BIN:-target/release/sparring}
 [ -f "$PGN" ] || { echo "skipped: $PGN not found"; exit 0; }
 mkdir -p bench/cache/human-time bench/results/human-time

@@ -11,7 +11,7 @@
 #     STAGE        all (default) | oracle | curve | fit | repair | check | steps | sfscale | estimator | table
 # Output: bench/results/ladder-v$VERSION/ (fitted ladder, fit log, checks, curves, vs Maia) and
 # bench/results/ladder-steps.csv. Environment: JOBS (default 2), STEP_GAMES (fit trials, 40),
-# GAMES (steps, 200), SF_DEPTH (12).
+# GAMES (steps, 200), SRAND (the steps' match seed, 7), SF_DEPTH (12), R (output folder).
 #
 # Time on 2 cores (measured piecewise in session 16): oracle caches already present: 0; the
 # Stockfish cache of the fit-part positions from scratch: about 3 s a position on a core (8,124
@@ -33,7 +33,7 @@ GAMES=${GAMES:-200}
 SF_DEPTH=${SF_DEPTH:-12}
 PGN=../shared/data/human/fics-blitz-dev.pgn
 H=bench/humanlike
-R=bench/results/ladder-v$V
+R=${R:-bench/results/ladder-v$V}   # another folder re-judges a ladder already there (copy its ladder-v$V.toml in)
 mkdir -p "$R"
 bench/unpack.sh
 cargo build --release --locked
@@ -85,7 +85,7 @@ if run check; then
 fi
 if run steps; then
     "$BIN" humanlike steps --ladder "$L" --games "$GAMES" --concurrency "$JOBS" --out "$R/steps.csv" \
-        --pgn-dir "$W/steps"
+        --srand "${SRAND:-7}" --pgn-dir "$W/steps"
     cp "$R/steps.csv" bench/results/ladder-steps.csv
 fi
 if run sfscale; then

@@ -7,15 +7,16 @@
 #
 # Archives (xz -9 tarballs, tracked; their contents are git-ignored):
 #   bench/humanlike/data.tar.xz             human positions: positions.jsonl (sample), oracle.jsonl (depth-8
-#                                           oracle, ~50 min), moves/*.jsonl (Stockfish UCI_Elo answers, not
+#                                           internal oracle, the newest search, ~40 min of one core), moves/*.jsonl (Stockfish UCI_Elo answers, not
 #                                           reproducible; the ladder's answers, ladder_check.sh)
 #   bench/humanlike/maia-moves.tar.xz       humanlike/moves/maia-*.jsonl: Maia-1100..1900's answers (go nodes 1) on
 #                                           the human move model's test-part bench positions (vs_maia.py)
 #   bench/humanlike/oracle-sf15.tar.xz      humanlike/oracle-sf15-d12.jsonl: the outside oracle (Stockfish 15.1,
 #                                           depth 12, MultiPV all) on the bench positions, extended as it runs
 #                                           (humanlike oracle --engine /usr/games/stockfish --depth 12; ~3 s each)
-#   bench/humanlike/selfplay.tar.xz         humanlike/selfplay/*.jsonl: the ladder's self-play positions, their
-#                                           oracle cache and Stockfish's answers on them (bench/ipr/run.sh, ~1 h)
+#   bench/humanlike/selfplay.tar.xz         humanlike/selfplay/*.jsonl: the ladder's self-play positions and
+#                                           Stockfish's answers on them (bench/ipr/run.sh, ~1 h; it rescores their
+#                                           oracle caches, made by a retired search until session 28, ~15 min)
 #   bench/results/selfplay/ladder-games.tar.xz  results/selfplay/ladder-*-vs-*.pgn: the ladder's self-play games
 #                                           (bench/ladder.sh, hours), input of bench/ipr/run.sh and tests/estimate_ipr.rs
 #   bench/results/style/records.tar.xz      results/style/records/*.tsv: every setting's moves on the held-out
@@ -32,7 +33,7 @@ members() {
         bench/humanlike/data.tar.xz) ls bench/humanlike/positions.jsonl bench/humanlike/oracle.jsonl $(ls bench/humanlike/moves/*.jsonl | grep -v /maia-) ;;
         bench/humanlike/maia-moves.tar.xz) ls bench/humanlike/moves/maia-*.jsonl ;;
         bench/humanlike/oracle-sf15.tar.xz) ls bench/humanlike/oracle-sf15-d12.jsonl ;;
-        bench/humanlike/selfplay.tar.xz) ls bench/humanlike/selfplay/*.jsonl ;;
+        bench/humanlike/selfplay.tar.xz) ls bench/humanlike/selfplay/*.jsonl | grep -v '\.oracle\.jsonl$' ;;
         bench/results/selfplay/ladder-games.tar.xz) ls bench/results/selfplay/ladder-*-vs-*.pgn ;;
         bench/results/style/records.tar.xz) ls bench/results/style/records/*.tsv ;;
         bench/results/style/fits-records.tar.xz) ls bench/results/style/fits/*.tsv ;;

@@ -2,13 +2,14 @@
 //! the position looks, as one feature vector ([`Situation::features`]).
 //!
 //! Difficulty comes from a cheap look of its own ([`look`]): every legal move searched once with
-//! the full window to [`LOOK_DEPTH`] (`Searcher::score_each`), search generation 1 (the oracle's),
+//! the full window to [`LOOK_DEPTH`] (`Searcher::score_each`), the newest search (time model v3 on;
+//! v1 and v2 were fitted on generation 1's looks),
 //! the default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table — so it depends on the
 //! position (and its history) only, never on the setting that plays, `Hash` or the machine's
 //! speed. The fit tool (`sparring clock`) computes the same features from the same look.
 
 use crate::board::Game;
-use crate::search::{Generation, Limits, Request, Searcher};
+use crate::search::{Limits, Request, Searcher};
 use shakmaty::{Chess, Move, Position, Role};
 use std::cell::RefCell;
 
@@ -69,7 +70,7 @@ pub struct Difficulty {
 /// The look's scores of every legal move of `game`'s position (side to move's view, clamped),
 /// best first.
 fn look_scores(game: &Game) -> Vec<i32> {
-    let limits = Limits { generation: Generation::ORACLE, ..Default::default() };
+    let limits = Limits::default();
     let root = LOOK_SEARCHER.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();

@@ -3,9 +3,10 @@
 //!
 //! - [`features`]: the situation of a move as a feature vector, with the cheap difficulty look.
 //! - [`model`]: the parameter file and the distribution (instant mass + log-normal).
-//! - this module: the built-in file (`profiles/human/time-v2.toml`, fitted on real clocks of
-//!   FIDE-rated players in online rapid and blitz events, 2020-22, by `sparring clock fit`; v1, the
-//!   same coefficients with a normal residual, stays loadable as a file), the
+//! - this module: the built-in file (`profiles/human/time-v3.toml`, fitted on real clocks of
+//!   FIDE-rated players in online rapid and blitz events, 2020-22, by `sparring clock fit`, with
+//!   the newest search's looks; v2 (the same fit on generation 1's looks) and v1 (a normal
+//!   residual) stay loadable as files), the
 //!   seeded draw ([`planned`]) and the safety bounds ([`Clock::bound`]) that keep a waiting
 //!   player from ever losing on time.
 //!
@@ -25,13 +26,13 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The shipped model's file, relative to `profiles/`.
-pub const FILE: &str = "human/time-v2.toml";
+pub const FILE: &str = "human/time-v3.toml";
 /// The name in the file and the manifest.
 pub const NAME: &str = "human-time";
 /// The seed stream tag of the planned time.
 pub const TAG: &str = crate::seed::tags::TIME;
 
-const TEXT: &str = include_str!("../../profiles/human/time-v2.toml");
+const TEXT: &str = include_str!("../../profiles/human/time-v3.toml");
 
 /// Never plan less than this (when the clock allows it).
 pub const FLOOR: Duration = Duration::from_millis(100);

@@ -11,7 +11,8 @@
 //! [search]                 # absent values: use the limits of `go`
 //! nodes = 20000            # node budget per move (> 0)
 //! depth = 12               # depth cap (≥ 1)
-//! generation = 1           # search generation of a budgeted profile (absent = 1; see search::Generation)
+//! bench = 1621899          # `sparring bench` signature of the search it was calibrated on (the newest)
+//! generation = 1           # or: search generation of a budgeted profile written before `bench` (absent = 1)
 //!
 //! [choice]                 # see policy::ChoiceSettings; defaults = exact-best choice
 //! plateau_cp = 10
@@ -62,8 +63,13 @@ pub struct SearchSettings {
     pub nodes: Option<u64>,
     pub depth: Option<i32>,
     /// The search generation a budgeted profile was calibrated on (absent = 1). Full strength
-    /// (no budget) always runs the newest search.
+    /// (no budget) always runs the newest search. Files from version 2 of `reduced` and version 4
+    /// of `club` on record [`SearchSettings::bench`] instead.
     pub generation: Option<u32>,
+    /// The `sparring bench` node count of the search the profile was calibrated on: the newest
+    /// search, the only one a file with this key runs (a test checks that `bench` still gives it,
+    /// so a search change is visibly a recalibration).
+    pub bench: Option<u64>,
 }
 
 /// `terms = "all" | "none" | [names]`.
@@ -236,8 +242,12 @@ impl Profile {
         cfg
     }
 
-    /// The search generation of this profile's budgeted searches (validated; absent = V1).
+    /// The search generation of this profile's budgeted searches (validated): the newest when the
+    /// file records a bench signature, else the one it names (absent = V1).
     pub fn generation(&self) -> Generation {
+        if self.search.bench.is_some() {
+            return Generation::LATEST;
+        }
         self.search.generation.and_then(Generation::from_number).unwrap_or(Generation::FILE_DEFAULT)
     }
 
@@ -260,6 +270,12 @@ impl Profile {
             && !(1..=100).contains(&d)
         {
             return Err(format!("search.depth {d} is outside 1..=100"));
+        }
+        if self.search.generation.is_some() && self.search.bench.is_some() {
+            return Err("search.generation and search.bench exclude each other (bench means the newest search)".into());
+        }
+        if self.search.bench == Some(0) {
+            return Err("search.bench must be a `sparring bench` node count (> 0)".into());
         }
         if let Some(g) = self.search.generation
             && Generation::from_number(g).is_none()

@@ -25,12 +25,11 @@ use tt::TranspositionTable;
 
 use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
 
-/// Which version of the search runs. Two are kept: the newest, which full-strength play, `bench`
-/// and every caller that does not say otherwise run, and generation 1, which the frozen settings
-/// calibrated on it still run until they are refitted (a file names its generation:
-/// `search_generation` of a ladder, `[search] generation` of a profile; absent = 1, see
-/// [`Generation::FILE_DEFAULT`]) and the internal oracle's caches and the estimator's model were
-/// made with ([`Generation::ORACLE`]). Generations 2-5 were steps between the two and are retired;
+/// Which version of the search runs. Two are kept: the newest, which full-strength play, `bench`,
+/// the internal oracle and every caller that does not say otherwise run, and generation 1, which
+/// the frozen settings calibrated on it still run until they are refitted (a file names its
+/// generation: `search_generation` of a ladder, `[search] generation` of a profile; absent = 1, see
+/// [`Generation::FILE_DEFAULT`]). Generations 2-5 were steps between the two and are retired;
 /// a file naming one is refused. `bench` prints the signature of each (see `ARCHITECTURE.md`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Generation {
@@ -53,9 +52,6 @@ impl Generation {
     pub const ALL: [Generation; 2] = [Generation::V1, Generation::V6];
     /// The generation of a frozen file that names none (the files written before generations).
     pub const FILE_DEFAULT: Generation = Generation::V1;
-    /// The generation the internal oracle searches with: its caches (`bench/humanlike/oracle.jsonl`)
-    /// and the estimator's model were made with it.
-    pub const ORACLE: Generation = Generation::V1;
 
     pub fn number(self) -> u32 {
         match self {

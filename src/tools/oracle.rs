@@ -12,7 +12,7 @@ use super::process::{EngineProcess, Fault, Spawn};
 use super::scored::{OracleMove, OraclePosition, SampledPosition, append_jsonl, cached_keys, open_append};
 use crate::board::{Game, notation, parse_fen};
 use crate::score::{Score, from_mate_moves};
-use crate::search::{Generation, Limits, Searcher};
+use crate::search::{Limits, Searcher};
 use crate::tools::info::Info;
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
 use std::path::Path;
@@ -107,9 +107,14 @@ pub trait Oracle: Send {
 
 /// A short fingerprint of the internal search and evaluation: a hash of the node counts, scores
 /// and best moves of fixed-depth searches of a few fixed positions. A model fitted with the
-/// internal oracle records it, so a later change to the engine (which shifts every cpLoss) is
-/// noticed.
+/// internal oracle and every entry of an all-moves cache record it, so a later change to the
+/// engine (which shifts every cpLoss) is noticed. Computed once per process.
 pub fn internal_fingerprint() -> String {
+    static FINGERPRINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    FINGERPRINT.get_or_init(compute_fingerprint).clone()
+}
+
+fn compute_fingerprint() -> String {
     const FENS: [&str; 4] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -126,8 +131,7 @@ pub fn internal_fingerprint() -> String {
             continue;
         };
         let mut s = Searcher::new(1);
-        let r = s
-            .analyse(&Game::new(pos), &Limits { depth: Some(5), generation: Generation::ORACLE, ..Default::default() });
+        let r = s.analyse(&Game::new(pos), &Limits { depth: Some(5), ..Default::default() });
         let best = r.best.map(notation::uci).unwrap_or_default();
         h.update(format!("{} {} {best};", r.nodes, r.score).as_bytes());
     }
@@ -153,8 +157,8 @@ impl Oracle for InternalOracle {
     fn evaluate(&mut self, root: &Chess, moves: &[Move], budget: Budget) -> Result<Eval, String> {
         let game = Game::with_moves(root.clone(), moves);
         let limits = match budget {
-            Budget::Depth(d) => Limits { depth: Some(d), generation: Generation::ORACLE, ..Default::default() },
-            Budget::Nodes(n) => Limits { nodes: Some(n), generation: Generation::ORACLE, ..Default::default() },
+            Budget::Depth(d) => Limits { depth: Some(d), ..Default::default() },
+            Budget::Nodes(n) => Limits { nodes: Some(n), ..Default::default() },
         };
         let r = self.searcher.analyse(&game, &limits);
         Ok(Eval { score: r.score, best: r.best })
@@ -171,8 +175,7 @@ impl InternalOracle {
     /// best first (ties by move text).
     pub fn score_all(&mut self, pos: &Chess, depth: i32) -> Result<Vec<OracleMove>, String> {
         self.searcher.clear();
-        let limits =
-            Limits { depth: Some(depth), multipv: usize::MAX, generation: Generation::ORACLE, ..Default::default() };
+        let limits = Limits { depth: Some(depth), multipv: usize::MAX, ..Default::default() };
         let r = self.searcher.analyse(&Game::new(pos.clone()), &limits);
         let mut moves: Vec<OracleMove> = r
             .root_moves
@@ -383,14 +386,20 @@ pub fn score_internal(
 ) -> Result<OraclePosition, String> {
     let chess = parse_fen(&pos.fen)?;
     let moves = oracle.score_all(&chess, depth)?;
-    Ok(OraclePosition { pos: pos.clone(), oracle: "internal".into(), depth, moves })
+    Ok(OraclePosition {
+        pos: pos.clone(),
+        oracle: "internal".into(),
+        search: Some(internal_fingerprint()),
+        depth,
+        moves,
+    })
 }
 
 /// Scores one sampled position with a UCI engine ([`UciOracle::all_moves`]).
 pub fn score_uci(oracle: &mut UciOracle, pos: &SampledPosition, depth: i32) -> Result<OraclePosition, String> {
     let chess = parse_fen(&pos.fen)?;
     let moves = oracle.score_all(&chess, depth)?;
-    Ok(OraclePosition { pos: pos.clone(), oracle: oracle.name_or_command().to_string(), depth, moves })
+    Ok(OraclePosition { pos: pos.clone(), oracle: oracle.name_or_command().to_string(), search: None, depth, moves })
 }
 
 /// Scores every position of `positions` that `out` does not hold yet, appending as it goes.
@@ -402,6 +411,13 @@ pub fn run(
     kind: &OracleChoice,
     jobs: usize,
 ) -> Result<(), String> {
+    if *kind == OracleChoice::Internal && out.exists() {
+        // Extending a cache of another search would mix two judges in one file.
+        let old: Vec<OraclePosition> = super::scored::read_jsonl(out)?;
+        if let Some(why) = super::scored::stale_internal(&old) {
+            return Err(format!("{}: {why}", out.display()));
+        }
+    }
     let done = cached_keys(out)?;
     let todo: Vec<&SampledPosition> = positions.iter().filter(|p| !done.contains(&p.key())).collect();
     eprintln!(

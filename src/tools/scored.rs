@@ -81,6 +81,11 @@ pub struct OraclePosition {
     pub pos: SampledPosition,
     /// Which oracle scored it (`internal` or the UCI command) and at what depth.
     pub oracle: String,
+    /// For the internal oracle, the fingerprint of the search that scored it
+    /// (`oracle::internal_fingerprint`); absent in caches made before it was recorded (by the
+    /// generation-1 search) and for UCI engines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<String>,
     pub depth: i32,
     pub moves: Vec<OracleMove>,
 }
@@ -184,6 +189,21 @@ pub fn write_jsonl<T: Serialize>(path: &Path, items: &[T]) -> Result<(), String>
 }
 
 /// Keys already present in an oracle cache file (empty when the file does not exist).
+/// Why the internal-oracle entries of a cache are not this binary's search, if they are not: they
+/// were scored by another search (or before the search was recorded), so their losses are another
+/// judge's.
+pub fn stale_internal(all: &[OraclePosition]) -> Option<String> {
+    let fp = crate::tools::oracle::internal_fingerprint();
+    let stale = all.iter().filter(|p| p.oracle == "internal" && p.search.as_deref() != Some(fp.as_str())).count();
+    (stale > 0).then(|| {
+        format!(
+            "{stale} of {} positions were scored by another internal search than this binary's ({fp}); \
+             rescore them (`sparring humanlike oracle` into a new file)",
+            all.len()
+        )
+    })
+}
+
 pub fn cached_keys(path: &Path) -> Result<HashSet<String>, String> {
     if !path.exists() {
         return Ok(HashSet::new());
@@ -220,6 +240,9 @@ pub fn append_jsonl<T: Serialize>(out: &mut impl Write, item: &T) -> Result<(), 
 /// (possibly parallel, possibly resumed) oracle run appended it in. Duplicate keys keep the first.
 pub fn load_oracle(path: &Path) -> Result<Vec<OraclePosition>, String> {
     let mut all: Vec<OraclePosition> = read_jsonl(path)?;
+    if let Some(why) = stale_internal(&all) {
+        eprintln!("warning: {}: {why}", path.display());
+    }
     let mut seen = HashSet::new();
     all.retain(|p| seen.insert(p.pos.key()));
     all.sort_by(|a, b| {

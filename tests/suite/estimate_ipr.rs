@@ -268,7 +268,7 @@ fn table(fen: &str, best: &str, played: &str) -> sparring::tools::humanlike::typ
         .collect();
     moves.sort_by_key(|m| std::cmp::Reverse(m.score.order_value()));
     let pos = SampledPosition { fen: fen.into(), human: played.into(), rating: 1500, band: 1400, game: 0, ply: 20 };
-    OraclePosition { pos, oracle: "internal".into(), depth: 8, moves }
+    OraclePosition { pos, oracle: "internal".into(), search: None, depth: 8, moves }
 }
 
 #[test]

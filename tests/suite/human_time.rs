@@ -246,9 +246,9 @@ fn a_missing_or_corrupt_file_is_refused_clearly_and_the_option_falls_back_to_off
 #[test]
 fn the_builtin_model_is_frozen_in_the_manifest() {
     let m = sparring::human_time::builtin().expect("the built-in time model loads and matches its manifest entry");
-    assert_eq!(m.tag(), "human-time v2");
-    assert_eq!(m.residual.len(), 200, "v2 carries its residual table");
-    assert!(m.fit.get("data").is_some_and(|d| d.contains("FIDE")), "{:?}", m.fit);
+    assert_eq!(m.tag(), "human-time v3");
+    assert_eq!(m.residual.len(), 200, "v3 carries its residual table");
+    assert!(m.fit.get("data").is_some_and(|d| d.contains("FIDE") && d.contains("newest search")), "{:?}", m.fit);
 }
 
 #[test]

@@ -136,6 +136,27 @@ fn sample_oracle_measure_end_to_end() {
     assert!(log.contains("4 cached, 2 to score"), "{log}");
     let scored = load_oracle(&oracle).unwrap();
     assert_eq!(scored.len(), 6);
+    // Every entry names the search that scored it.
+    let fp = sparring::tools::oracle::internal_fingerprint();
+    assert!(scored.iter().all(|s| s.search.as_deref() == Some(fp.as_str())));
+    assert!(sparring::tools::scored::stale_internal(&scored).is_none());
+
+    // A cache scored by another search (here: entries without the record, as generation 1 wrote
+    // them) is not extended: two judges would share one file.
+    let stale = dir.join("stale.jsonl");
+    let text = std::fs::read_to_string(&oracle).unwrap();
+    let first = text.lines().next().unwrap().replace(&format!(",\"search\":\"{fp}\""), "");
+    assert!(!first.contains("search"), "{first}");
+    std::fs::write(&stale, format!("{first}\n")).unwrap();
+    let old: Vec<OraclePosition> = read_jsonl(&stale).unwrap();
+    assert!(sparring::tools::scored::stale_internal(&old).unwrap().contains("1 of 1 positions"));
+    let out = Command::new(bin())
+        .args(["humanlike", "oracle", "--positions", &p(&positions), "--out", &p(&stale), "--depth", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("another internal search"), "{err}");
+    assert_eq!(std::fs::read_to_string(&stale).unwrap(), format!("{first}\n"), "the stale cache is left as it was");
     for s in &scored {
         let c = s.chess().unwrap();
         use shakmaty::Position;

@@ -8,6 +8,7 @@ fn pos(fen: &str, human: &str, band: u32, moves: &[(&str, Score)]) -> OraclePosi
     OraclePosition {
         pos: SampledPosition { fen: fen.into(), human: human.into(), rating: band + 50, band, game: 0, ply: 20 },
         oracle: "test".into(),
+        search: None,
         depth: 1,
         moves: moves.iter().map(|(m, s)| OracleMove { uci: m.to_string(), score: *s }).collect(),
     }

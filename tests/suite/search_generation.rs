@@ -16,9 +16,9 @@ fn bench(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The node count of generation 1 at the default bench depth is the behaviour checksum of every
-/// calibrated setting (the ladder, reduced/club, both oracles). If this fails, a change reached the
-/// frozen search: put it behind a new generation instead.
+/// The node count of generation 1 at the default bench depth: the behaviour checksum of the settings
+/// still calibrated on it (the human time model's difficulty look). If this fails, a change reached
+/// the frozen search: put it behind a new generation instead.
 const GENERATION_1_SIGNATURE: u64 = 815_444;
 
 #[test]
@@ -46,7 +46,7 @@ fn default_limits_run_the_newest_search() {
     assert_eq!(Generation::default(), Generation::LATEST);
 }
 
-/// Generations 2-5 are retired: only 1 (frozen settings, the internal oracle) and the newest exist.
+/// Generations 2-5 are retired: only 1 (the time model's look) and the newest exist.
 #[test]
 fn retired_generations_are_refused() {
     assert_eq!(Generation::ALL.map(Generation::number), [1, Generation::LATEST.number()]);
@@ -93,9 +93,34 @@ fn calibrated_settings_run_their_generations() {
         assert_eq!(ladder.at(elo).generation, Generation::LATEST, "UCI_Elo {elo}");
         assert_eq!(Player::level(elo).generation(), Generation::LATEST);
     }
-    for name in ["reduced", "club", "random"] {
-        assert_eq!(Profile::builtin(name).unwrap().generation(), Generation::V1, "{name}");
+    // reduced (v2) and club (v4) run the newest search since they record its bench signature.
+    for name in ["reduced", "club"] {
+        let p = Profile::builtin(name).unwrap();
+        assert!(p.search.bench.is_some(), "{name} records no bench signature");
+        assert_eq!(p.generation(), Generation::LATEST, "{name}");
     }
+}
+
+/// Every built-in budgeted profile records the bench signature of the search it was calibrated
+/// on, and the search still gives it: a search change is a recalibration (new versions).
+#[test]
+fn budgeted_profiles_record_the_bench_signature_of_their_search() {
+    let (code, stdout, stderr) = bench(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    let nodes: u64 = stdout.split_whitespace().next().and_then(|n| n.parse().ok()).expect("node count");
+    for name in Profile::names() {
+        let p = Profile::builtin(name).unwrap();
+        if p.search.nodes.is_none() && p.search.depth.is_none() {
+            continue;
+        }
+        assert_eq!(p.search.bench, Some(nodes), "{name} was calibrated on another search than bench's {nodes}");
+    }
+    let head = "name = \"t\"\nversion = 1\ndescription = \"d\"\nkind = \"search\"\n";
+    let both = format!("{head}[search]\nnodes = 10\ngeneration = 6\nbench = 5\n");
+    assert!(Profile::parse(&both).unwrap_err().to_string().contains("exclude"), "{both}");
+    assert!(Profile::parse(&format!("{head}[search]\nnodes = 10\nbench = 0\n")).is_err());
+    let p = Profile::parse(&format!("{head}[search]\nnodes = 10\nbench = 7\n")).unwrap();
+    assert_eq!(p.generation(), Generation::LATEST);
 }
 
 #[test]

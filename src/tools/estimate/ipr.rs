@@ -19,7 +19,7 @@
 
 use crate::board::notation::uci as uci_of;
 use crate::board::{Game, parse_fen};
-use crate::search::{Generation, Limits, Searcher};
+use crate::search::{Limits, Searcher};
 use crate::tools::quality::{LOSS_CAP, scaled_error};
 use crate::tools::scored::OraclePosition;
 use rand_chacha::ChaCha8Rng;
@@ -83,10 +83,7 @@ impl Decision {
     pub fn mark_shallow(&mut self, p: &OraclePosition, searcher: &mut Searcher) -> Result<(), String> {
         let chess = parse_fen(&p.pos.fen)?;
         searcher.clear();
-        let r = searcher.analyse(
-            &Game::new(chess),
-            &Limits { depth: Some(SHALLOW_DEPTH), generation: Generation::ORACLE, ..Default::default() },
-        );
+        let r = searcher.analyse(&Game::new(chess), &Limits { depth: Some(SHALLOW_DEPTH), ..Default::default() });
         let mv = r.best.ok_or_else(|| format!("no move at depth {SHALLOW_DEPTH} in {}", p.pos.fen))?;
         self.shallow = Some(p.loss(&uci_of(mv)) == Some(0));
         Ok(())
