@@ -18,6 +18,10 @@
 //!
 //! It stops when every step is inside its window, when no candidate is left, or after the most
 //! trials allowed. The per-move limits are never traded for a step.
+//!
+//! Every step played is recorded in the work folder (`repair-N.toml`, `repair-N.result.json`); a
+//! run started again with the same folder takes the steps it finds there with the same points,
+//! match settings and search, so a stopped repair resumes where it was.
 
 use super::fit::{KS_TOLERANCE, MEAN_TOLERANCE};
 use super::model_fit::{Expected, LAMBDAS, PointFit, SLIPS, Setting3, fit_point, with_point};
@@ -210,12 +214,81 @@ pub struct RepairArgs<'a> {
 /// The engines' side of the search: per-move figures from the fit part's decisions, steps from
 /// real matches of candidate ladders (a step depends only on its two points, so each pair of
 /// settings is played once).
+///
+/// Every step played leaves its candidate ladder `repair-N.toml` and its result
+/// `repair-N.result.json` in the work folder; a later run with the same work folder, match
+/// settings and search takes a step whose two points (and the ladder's other fields) are the
+/// same from there instead of playing it again, so a stopped repair resumes.
 struct Matches<'a> {
     fits: Vec<PointFit>,
     base: Ladder,
     cfg: &'a steps::StepConfig,
     work: &'a Path,
     played: HashMap<(i32, [u64; 3], i32, [u64; 3]), steps::StepResult>,
+    /// Steps recorded in the work folder: the pair of points as [`pair_text`] writes them.
+    recorded: Vec<(String, steps::StepResult)>,
+    /// The next free `repair-N` number.
+    next: usize,
+}
+
+/// What a recorded step must share with the run that reuses it.
+#[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+struct StepRecord {
+    higher: i32,
+    lower: i32,
+    games: usize,
+    score: f64,
+    error95: f64,
+    srand: u64,
+    openings: String,
+    /// [`crate::tools::oracle::internal_fingerprint`] of the binary that played it.
+    search: String,
+}
+
+/// The ladder cut down to the two points of a step (everything else of the file kept): two
+/// steps with the same text are the same match.
+fn pair_text(l: &Ladder, higher: i32, lower: i32) -> Option<String> {
+    let mut l = l.clone();
+    l.points.retain(|p| p.elo == higher || p.elo == lower);
+    (l.points.len() == 2).then(|| l.to_toml())
+}
+
+/// The steps recorded in `work` that were played with `cfg` by this search, and the next free
+/// number. A record that does not parse or does not match is ignored (and never overwritten).
+fn recorded_steps(work: &Path, cfg: &steps::StepConfig) -> (Vec<(String, steps::StepResult)>, usize) {
+    let search = crate::tools::oracle::internal_fingerprint();
+    let openings = cfg.openings.display().to_string();
+    let mut out = Vec::new();
+    let mut next = 0;
+    let Ok(dir) = std::fs::read_dir(work) else { return (out, 0) };
+    for entry in dir.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(n) =
+            name.strip_prefix("repair-").and_then(|r| r.split('.').next()).and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        next = next.max(n + 1);
+        let Some(stem) = name.strip_suffix(".result.json") else { continue };
+        let Ok(text) = std::fs::read_to_string(entry.path()) else { continue };
+        let Ok(r) = serde_json::from_str::<StepRecord>(&text) else { continue };
+        if r.games != cfg.games || r.srand != cfg.srand || r.openings != openings || r.search != search {
+            continue;
+        }
+        let Ok(ladder_text) = std::fs::read_to_string(work.join(format!("{stem}.toml"))) else { continue };
+        let Ok(l) = Ladder::parse(&ladder_text) else { continue };
+        if let Some(t) = pair_text(&l, r.higher, r.lower) {
+            let result = steps::StepResult {
+                higher: r.higher,
+                lower: r.lower,
+                games: r.games,
+                score: r.score,
+                error95: r.error95,
+            };
+            out.push((t, result));
+        }
+    }
+    (out, next)
 }
 
 /// `base` with every point of `chain` set to its setting.
@@ -238,13 +311,34 @@ impl Judge for Matches<'_> {
         if let Some(r) = self.played.get(&k) {
             return Ok(*r);
         }
-        let path = self.work.join(format!("repair-{}.toml", self.played.len()));
-        std::fs::write(&path, ladder_of(&self.base, chain)?.to_toml())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let t0 = std::time::Instant::now();
-        let r = steps::play_step(&path, hi.elo, lo.elo, self.cfg)?;
+        let candidate = ladder_of(&self.base, chain)?;
+        let pair = pair_text(&candidate, hi.elo, lo.elo);
+        let found = self.recorded.iter().find(|(t, _)| Some(t) == pair.as_ref()).map(|(_, r)| *r);
+        let (r, how) = if let Some(r) = found {
+            (r, "recorded".to_string())
+        } else {
+            let path = self.work.join(format!("repair-{}.toml", self.next));
+            self.next += 1;
+            std::fs::write(&path, candidate.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+            let t0 = std::time::Instant::now();
+            let r = steps::play_step(&path, hi.elo, lo.elo, self.cfg)?;
+            let record = StepRecord {
+                higher: r.higher,
+                lower: r.lower,
+                games: r.games,
+                score: r.score,
+                error95: r.error95,
+                srand: self.cfg.srand,
+                openings: self.cfg.openings.display().to_string(),
+                search: crate::tools::oracle::internal_fingerprint(),
+            };
+            let rpath = path.with_extension("result.json");
+            let json = serde_json::to_string_pretty(&record).map_err(|e| format!("{}: {e}", rpath.display()))?;
+            std::fs::write(&rpath, json + "\n").map_err(|e| format!("{}: {e}", rpath.display()))?;
+            (r, format!("{:.0} s", t0.elapsed().as_secs_f64()))
+        };
         eprintln!(
-            "  step {} ({}) vs {} ({}): {} games {:.1} % ± {:.1} [{:.0} s]",
+            "  step {} ({}) vs {} ({}): {} games {:.1} % ± {:.1} [{how}]",
             hi.elo,
             show(&hi.setting),
             lo.elo,
@@ -252,7 +346,6 @@ impl Judge for Matches<'_> {
             r.games,
             r.score,
             r.error95,
-            t0.elapsed().as_secs_f64()
         );
         self.played.insert(k, r);
         Ok(r)
@@ -295,8 +388,23 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
         most: ladder.points.iter().filter(|p| p.elo < lowest).map(|p| p.slip_p).next_back().unwrap_or(1.0),
         least: ladder.points.iter().find(|p| p.elo > highest).map_or(0.0, |p| p.slip_p),
     };
-    let mut judge = Matches { fits, base: ladder.clone(), cfg: &args.steps, work: args.work, played: HashMap::new() };
-    eprintln!("model repair: {} points, {} games a step", chain.len(), args.steps.games);
+    let (recorded, next) = recorded_steps(args.work, &args.steps);
+    let mut judge = Matches {
+        fits,
+        base: ladder.clone(),
+        cfg: &args.steps,
+        work: args.work,
+        played: HashMap::new(),
+        recorded,
+        next,
+    };
+    eprintln!(
+        "model repair: {} points, {} games a step ({} steps recorded in {})",
+        chain.len(),
+        args.steps.games,
+        judge.recorded.len(),
+        args.work.display()
+    );
     let out = repair(&mut chain, bounds, &mut judge, args.max_trials, |t| {
         let steps: Vec<String> = t.steps.iter().map(|(h, l, s)| format!("{h}/{l} {s:.1} %")).collect();
         eprintln!(
@@ -492,5 +600,57 @@ mod tests {
         let c = chain(&[0.02, 0.0]);
         assert_eq!(notches(&c, OPEN, 1, true).len(), 1);
         assert_eq!(notches(&c, OPEN, 1, true)[0].lambda, 1.5);
+    }
+
+    #[test]
+    fn a_recorded_step_is_reused_only_by_the_same_match_settings_and_points() {
+        let dir = std::env::temp_dir().join(format!("sparring-repair-record-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let base = Ladder::builtin();
+        let (hi, lo) = (base.points[2].elo, base.points[1].elo);
+        std::fs::write(dir.join("repair-3.toml"), base.to_toml()).unwrap();
+        let cfg = steps::StepConfig {
+            engine: "sparring".into(),
+            openings: "book.pgn".into(),
+            games: 200,
+            concurrency: 2,
+            srand: 7,
+            pgn_out: None,
+        };
+        let record = StepRecord {
+            higher: hi,
+            lower: lo,
+            games: 200,
+            score: 71.5,
+            error95: 5.9,
+            srand: 7,
+            openings: "book.pgn".into(),
+            search: crate::tools::oracle::internal_fingerprint(),
+        };
+        std::fs::write(dir.join("repair-3.result.json"), serde_json::to_string(&record).unwrap()).unwrap();
+        let (found, next) = recorded_steps(&dir, &cfg);
+        assert_eq!(next, 4, "new steps must not overwrite repair-3");
+        assert_eq!(found.len(), 1);
+        assert_eq!(Some(&found[0].0), pair_text(&base, hi, lo).as_ref());
+        assert_eq!((found[0].1.score, found[0].1.games), (71.5, 200));
+        // Another point changed elsewhere in the ladder: still the same step.
+        let mut other = base.clone();
+        let far = other.points.len() - 1;
+        other.points[far].slip_p = 0.0;
+        assert_eq!(pair_text(&other, hi, lo), pair_text(&base, hi, lo));
+        // One of the two points changed: another step.
+        let mut moved = base.clone();
+        moved.points[2].slip_p += 0.01;
+        assert_ne!(pair_text(&moved, hi, lo), pair_text(&base, hi, lo));
+        // Another seed, game count or search: not reused.
+        for changed in [steps::StepConfig { srand: 8, ..cfg.clone() }, steps::StepConfig { games: 100, ..cfg.clone() }]
+        {
+            assert!(recorded_steps(&dir, &changed).0.is_empty());
+        }
+        let stale = StepRecord { search: "0000000000000000".into(), ..record };
+        std::fs::write(dir.join("repair-3.result.json"), serde_json::to_string(&stale).unwrap()).unwrap();
+        assert!(recorded_steps(&dir, &cfg).0.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
