@@ -12,7 +12,7 @@ use crate::policy::prior::Glance;
 use crate::policy::{self, Choice, ChoiceKind, ChoiceSettings};
 use crate::profile::{Avatar, LevelSettings, Profile};
 use crate::score;
-use crate::search::{Control, Generation, Info, Limits, Reporter, Request, ScoreBound, SearchResult, Searcher, Silent};
+use crate::search::{Control, Info, Limits, Reporter, Request, ScoreBound, SearchResult, Searcher, Silent};
 use crate::seed::{self, tags};
 use crate::tablebase::Tablebases;
 use shakmaty::{Chess, Move, Position};
@@ -176,14 +176,6 @@ impl Player {
         }
     }
 
-    /// The search generation of the budgeted searches (the one the setting was calibrated on).
-    pub fn generation(&self) -> crate::search::Generation {
-        match &self.setting {
-            Setting::Profile(p) => p.generation(),
-            Setting::Level(l) => l.generation,
-        }
-    }
-
     fn choice(&self) -> ChoiceSettings {
         match &self.setting {
             Setting::Profile(p) => p.choice.clone(),
@@ -226,8 +218,7 @@ impl Player {
         }
         let strong = &mut searchers.strong;
         let search = Request {
-            // Full strength is the engine itself: always the newest search.
-            limits: Limits { generation: Generation::LATEST, ..request.limits.clone() },
+            limits: request.limits.clone(),
             eval: self.eval_config(request.game.pos().turn()),
             tablebases: if self.tablebases_allowed() { request.tablebases.clone() } else { None },
             move_overhead: request.move_overhead,
@@ -256,11 +247,8 @@ impl Player {
     /// move scored, from a cleared table, no tablebases) with the setting's evaluator.
     pub fn glance(&self, weak: &mut Searcher, game: &Game) -> Glance {
         weak.clear();
-        let request = Request {
-            limits: Glance::limits(self.generation()),
-            eval: self.eval_config(game.pos().turn()),
-            ..Default::default()
-        };
+        let request =
+            Request { limits: Glance::limits(), eval: self.eval_config(game.pos().turn()), ..Default::default() };
         let res = weak.search(game, &request, &Control::default(), &mut Silent);
         Glance::from_root_moves(&res.root_moves)
     }
@@ -298,7 +286,6 @@ impl Player {
             searchmoves: go.searchmoves.clone(),
             multipv: if all { usize::MAX } else { 1 },
             min_depth: 1,
-            generation: self.generation(),
             ..Default::default()
         };
         let search = Request {
@@ -414,12 +401,8 @@ impl Player {
             let logp = h.model.game_log_probs(game, &moves, h.rating);
             // An avatar tilts the model towards the moves its evaluation likes more than the
             // plain one ([`human::style_tilt`]).
-            let tilt = (!self.avatar.is_neutral()).then(|| {
-                let params = self.generation().eval_params();
-                let styled = EvalConfig { params, ..self.eval_config(pos.turn()) };
-                let plain = EvalConfig { params, ..l.eval.clone() };
-                human::style_tilt(pos, &moves, &styled, &plain)
-            });
+            let tilt = (!self.avatar.is_neutral())
+                .then(|| human::style_tilt(pos, &moves, &self.eval_config(pos.turn()), &l.eval));
             logp.iter()
                 .enumerate()
                 .map(|(i, x)| h.beta * (x + tilt.as_ref().map_or(0.0, |t| human::AVATAR_TILT * t[i])))

@@ -8,7 +8,7 @@ for f in stockfish gen1 sparring; do [ -x $D/$f ] || xz -dk $D/$f.xz 2>/dev/null
 chmod +x $D/stockfish $D/sparring $D/gen1
 { nproc; lscpu | grep -E "Model name|^CPU\(s\)"; } > $OUT/machine.txt
 $D/sparring bench 2> /dev/null > $OUT/bench-latest.txt
-$D/sparring bench 11 --generation 1 2> /dev/null > $OUT/bench-gen1.txt
+$D/gen1 bench 11 2> /dev/null > $OUT/bench-gen1.txt   # the reference build: a commit from before generations (e.g. 98d78dd)
 timeout -s INT ${LIMIT:-530} $D/sparring match -engine cmd=$D/sparring name=sparring \
   -engine cmd=$D/stockfish name=stockfish-2400 option.UCI_LimitStrength=true option.UCI_Elo=2400 \
   -each tc=10+0.1 option.Hash=16 -games 2 -rounds 50 -repeat -concurrency 11 \

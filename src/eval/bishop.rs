@@ -20,10 +20,6 @@ pub struct BishopWeights {
     pub king_protector: S,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: BishopWeights =
-    BishopWeights { outpost: S(15, 10), bishop_pawns: S(-2, -4), long_diagonal: S(22, 0), king_protector: S(-3, -4) };
-
 /// Bishop score of colour `c`.
 pub fn eval(info: &EvalInfo, c: Color, w: &BishopWeights, minor_behind_pawn: S) -> S {
     let us = ci(c);

@@ -1,6 +1,5 @@
 //! Which evaluation term groups exist and how much each one weighs (the knowledge knob).
 
-use super::params::ParamSet;
 use shakmaty::Color;
 
 /// The 13 term groups of the evaluator, named as avatar files name them.
@@ -79,8 +78,6 @@ pub struct EvalConfig {
     /// A configuration that takes a side (an avatar with `own.`/`opp.` weights): the other side's
     /// groups weigh these instead. None = both sides alike (every profile and ladder point).
     pub sided: Option<Box<SidedWeights>>,
-    /// The values inside the groups (classic or tuned); the search sets it from its generation.
-    pub params: ParamSet,
 }
 
 /// The weights of the opponent's groups in a configuration that takes a side.
@@ -99,7 +96,6 @@ impl Default for EvalConfig {
             mg_weight: [100; Term::COUNT],
             eg_weight: [100; Term::COUNT],
             sided: None,
-            params: ParamSet::Classic,
         }
     }
 }

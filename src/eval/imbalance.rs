@@ -23,29 +23,6 @@ pub struct ImbalanceWeights {
     pub theirs: [[i32; 6]; 6],
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: ImbalanceWeights = ImbalanceWeights { ours: OURS, theirs: THEIRS };
-
-#[rustfmt::skip]
-const OURS: [[i32; 6]; 6] = [
-    [1350,    0,    0,    0,    0,    0],
-    [  40,   36,    0,    0,    0,    0],
-    [  30,  240,  -60,    0,    0,    0],
-    [   0,  100,    6,    0,    0,    0],
-    [ -24,    0,   45,  100, -200,    0],
-    [-180,   24,  110,  130, -130,   -6],
-];
-
-#[rustfmt::skip]
-const THEIRS: [[i32; 6]; 6] = [
-    [   0,    0,    0,    0,    0,    0],
-    [  34,    0,    0,    0,    0,    0],
-    [  10,   60,    0,    0,    0,    0],
-    [  56,   62,   40,    0,    0,    0],
-    [  44,   38,   24,  -22,    0,    0],
-    [  92,   96,  -40,  130,  260,    0],
-];
-
 fn counts(info: &EvalInfo, c: Color) -> [i32; 6] {
     let k = &info.counts[ci(c)];
     [(k[B] >= 2) as i32, k[P], k[N], k[B], k[R], k[Q]]

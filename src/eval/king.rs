@@ -40,43 +40,6 @@ pub struct KingWeights {
     pub offset: i32,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: KingWeights = KingWeights {
-    shelter: SHELTER,
-    storm: STORM,
-    blocked_storm: S(-40, -38),
-    pawnless_flank: S(-9, -48),
-    flank_attack: S(-4, 0),
-    pawn_distance: S(0, -8),
-    safe_check: [0, 790, 635, 1080, 780],
-    attacker_weight: [0, 78, 54, 46, 12, 0],
-    weak_ring: 185,
-    unsafe_check: 148,
-    pinned: 98,
-    adjacent_attack: 69,
-    mobility: 2,
-    no_queen: -873,
-    knight_defender: -100,
-    shelter_per8: -12,
-    offset: -7,
-};
-
-#[rustfmt::skip]
-const SHELTER: [[i32; 8]; 4] = [
-    [ -4, 40, 46,  28,  18,   8,  12, 0],
-    [-20, 30, 18, -24, -14,  -6, -30, 0],
-    [ -6, 36, 12,  -2,  16,   2, -22, 0],
-    [-20, -6, -14, -26, -24, -32, -80, 0],
-];
-
-#[rustfmt::skip]
-const STORM: [[i32; 8]; 4] = [
-    [ 44, -140, -90, 46, 28, 22, 26, 0],
-    [ 22,   -8,  60, 24, 20, -4, 12, 0],
-    [  2,   26,  80, 18,  4, -6, -2, 0],
-    [ -4,   -6,  44,  8,  2, -4, -8, 0],
-];
-
 fn shelter_storm(info: &EvalInfo, c: Color, ksq: Square, w: &KingWeights) -> S {
     let (us, them) = (ci(c), ci(!c));
     let pawns = (info.pcs[0][P] | info.pcs[1][P]) & !forward_ranks(!c, ksq);

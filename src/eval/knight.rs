@@ -16,14 +16,6 @@ pub struct KnightWeights {
     pub king_protector: S,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: KnightWeights = KnightWeights {
-    outpost: S(32, 22),
-    reachable_outpost: S(16, 5),
-    minor_behind_pawn: S(9, 2),
-    king_protector: S(-4, -4),
-};
-
 /// Outpost squares of colour `c`: on its 4th-6th ranks, defended by an own pawn and out of
 /// reach of enemy pawns for good.
 #[inline]

@@ -32,7 +32,7 @@ mod winnable;
 use std::fmt;
 
 pub use config::{EvalConfig, SidedWeights, Term};
-pub use params::{ParamSet, Params, Weights};
+pub use params::{Params, TUNED, Weights};
 pub use score::S;
 
 use shakmaty::{Chess, Color, Position};
@@ -117,12 +117,12 @@ fn group(t: Term, info: &EvalInfo, c: Color, p: &Params) -> S {
     }
 }
 
-/// Full evaluation with its per-group breakdown, with the configuration's parameter set.
+/// Full evaluation with its per-group breakdown, with the evaluator's values ([`TUNED`]).
 pub fn trace(pos: &Chess, cfg: &EvalConfig) -> Trace {
-    trace_with(pos, cfg, cfg.params.get())
+    trace_with(pos, cfg, &TUNED)
 }
 
-/// Full evaluation with its per-group breakdown, with explicit parameters (`cfg.params` unused).
+/// Full evaluation with its per-group breakdown, with explicit values (the tuner's candidates).
 pub fn trace_with(pos: &Chess, cfg: &EvalConfig, p: &Params) -> Trace {
     let info = EvalInfo::new(pos, &p.w);
     let mut white = [S::ZERO; Term::COUNT];

@@ -1,26 +1,27 @@
-//! The evaluator's values gathered into one parameter vector, `Weights`, so that generations can
-//! carry different values and `sparring tune` can fit them.
+//! The evaluator's values gathered into one parameter vector, `Weights`, so that `sparring tune`
+//! can fit them.
 //!
-//! Each term group owns its part (`KnightWeights` in `knight.rs`, ...) with the values it has
-//! always had as `CLASSIC`; this file only assembles them. `Params` adds what is derived from the
-//! weights (the 64-square piece-square tables) and a cache `tag`: the per-thread pawn caches keep
-//! the tag with each entry, so two sets of weights never share an entry (tag 0 = do not cache,
-//! for weights that change all the time, as in the tuner).
+//! Each term group owns the shape of its part (`KnightWeights` in `knight.rs`, ...); the values
+//! are `tuned.json` (written by `sparring tune --values`, read once as [`TUNED`]), the only set the
+//! engine evaluates with. `Params` adds what is derived from the weights (the 64-square
+//! piece-square tables) and a cache `tag`: the per-thread pawn caches keep the tag with each
+//! entry, so two sets of weights never share an entry (tag 0 = do not cache, for weights that
+//! change all the time, as in the tuner).
 
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
-use super::bishop::{self, BishopWeights};
-use super::imbalance::{self, ImbalanceWeights};
-use super::king::{self, KingWeights};
-use super::knight::{self, KnightWeights};
+use super::bishop::BishopWeights;
+use super::imbalance::ImbalanceWeights;
+use super::king::KingWeights;
+use super::knight::KnightWeights;
 use super::material::{self, MaterialWeights, Psq};
-use super::mobility::{self, MobilityWeights};
-use super::passed::{self, PassedWeights};
-use super::pawns::{self, PawnWeights};
-use super::queen::{self, QueenWeights};
-use super::rook::{self, RookWeights};
-use super::threats::{self, ThreatWeights};
+use super::mobility::MobilityWeights;
+use super::passed::PassedWeights;
+use super::pawns::PawnWeights;
+use super::queen::QueenWeights;
+use super::rook::RookWeights;
+use super::threats::ThreatWeights;
 
 /// Every tunable value of the evaluator.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,22 +41,6 @@ pub struct Weights {
     pub passed: PassedWeights,
 }
 
-/// The hand-set values of search generations 1-3 (bench signatures 815444 / 768864 / 1303439).
-pub const CLASSIC_WEIGHTS: Weights = Weights {
-    tempo: 14,
-    material: material::CLASSIC,
-    imbalance: imbalance::CLASSIC,
-    pawns: pawns::CLASSIC,
-    knight: knight::CLASSIC,
-    bishop: bishop::CLASSIC,
-    rook: rook::CLASSIC,
-    queen: queen::CLASSIC,
-    mobility: mobility::CLASSIC,
-    king: king::CLASSIC,
-    threats: threats::CLASSIC,
-    passed: passed::CLASSIC,
-};
-
 /// Weights ready for evaluation.
 #[derive(Clone, Debug)]
 pub struct Params {
@@ -71,35 +56,8 @@ impl Params {
     }
 }
 
-/// The classic parameters.
-pub static CLASSIC: Params = Params::new(1, CLASSIC_WEIGHTS);
-
-/// The tuned parameters (`tuned.json`, written by `sparring tune --full`), parsed on first use.
+/// The evaluator's values (`tuned.json`, written by `sparring tune --values`), parsed on first use.
 pub static TUNED: LazyLock<Params> = LazyLock::new(|| {
     let w: Weights = serde_json::from_str(include_str!("tuned.json")).expect("src/eval/tuned.json is valid weights");
     Params::new(2, w)
 });
-
-/// Which set of values an evaluation uses; search generations pick theirs.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, Default)]
-pub enum ParamSet {
-    #[default]
-    Classic,
-    Tuned,
-}
-
-impl ParamSet {
-    pub fn get(self) -> &'static Params {
-        match self {
-            ParamSet::Classic => &CLASSIC,
-            ParamSet::Tuned => &TUNED,
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            ParamSet::Classic => "classic",
-            ParamSet::Tuned => "tuned",
-        }
-    }
-}

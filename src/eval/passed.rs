@@ -17,12 +17,6 @@ pub struct PassedWeights {
     pub file: S,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: PassedWeights = PassedWeights {
-    rank: [S(0, 0), S(5, 14), S(8, 16), S(8, 20), S(31, 36), S(84, 88), S(138, 130), S(0, 0)],
-    file: S(-5, -4),
-};
-
 #[inline]
 fn king_proximity(info: &EvalInfo, c: Color, sq: shakmaty::Square) -> i32 {
     (info.ksq[ci(c)].distance(sq) as i32).min(5)

@@ -24,17 +24,6 @@ pub struct PawnWeights {
     pub support: i32,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: PawnWeights = PawnWeights {
-    isolated: S(-4, -8),
-    backward: S(-5, -12),
-    doubled: S(-6, -26),
-    weak_unopposed: S(-7, -13),
-    weak_lever: S(0, -27),
-    connected: [0, 4, 4, 6, 14, 25, 42, 0],
-    support: 10,
-};
-
 /// Pawn-structure score of colour `c` (through the per-thread pawn cache, under the weights' `tag`).
 pub fn eval(info: &EvalInfo, c: Color, w: &PawnWeights, tag: u32) -> S {
     let both = pawn_cache::pawn_structure(info.pcs[0][P], info.pcs[1][P], tag, || {

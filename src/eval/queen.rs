@@ -15,9 +15,6 @@ pub struct QueenWeights {
     pub weak_queen: S,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: QueenWeights = QueenWeights { weak_queen: S(-25, -8) };
-
 /// Queen score of colour `c`.
 pub fn eval(info: &EvalInfo, c: Color, w: &QueenWeights) -> S {
     let (us, them) = (ci(c), ci(!c));

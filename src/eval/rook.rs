@@ -19,15 +19,6 @@ pub struct RookWeights {
     pub seventh: S,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: RookWeights = RookWeights {
-    open_file: S(24, 12),
-    semi_open_file: S(10, 4),
-    queen_file: S(4, 3),
-    trapped: S(-26, -5),
-    seventh: S(10, 20),
-};
-
 /// Rook score of colour `c`.
 pub fn eval(info: &EvalInfo, c: Color, w: &RookWeights) -> S {
     let (us, them) = (ci(c), ci(!c));

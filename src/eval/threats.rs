@@ -26,20 +26,6 @@ pub struct ThreatWeights {
     pub slider_on_queen: S,
 }
 
-/// Generation 1-3 values.
-pub const CLASSIC: ThreatWeights = ThreatWeights {
-    by_minor: [S(3, 16), S(30, 20), S(40, 28), S(44, 60), S(40, 80)],
-    by_rook: [S(2, 22), S(19, 36), S(19, 30), S(0, 19), S(26, 20)],
-    by_rank: S(6, 0),
-    by_king: S(12, 44),
-    hanging: S(35, 18),
-    restricted: S(4, 4),
-    safe_pawn: S(86, 47),
-    pawn_push: S(24, 20),
-    knight_on_queen: S(8, 6),
-    slider_on_queen: S(30, 9),
-};
-
 #[inline]
 fn role_at(info: &EvalInfo, them: usize, b: u64) -> usize {
     (0..5).find(|&r| info.pcs[them][r] & b != 0).unwrap_or(P)

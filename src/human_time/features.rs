@@ -2,8 +2,9 @@
 //! the position looks, as one feature vector ([`Situation::features`]).
 //!
 //! Difficulty comes from a cheap look of its own ([`look`]): every legal move searched once with
-//! the full window to [`LOOK_DEPTH`] (`Searcher::score_each`), the newest search (time model v3 on;
-//! v1 and v2 were fitted on generation 1's looks),
+//! the full window to [`LOOK_DEPTH`] (`Searcher::score_each`), the one search (time model v3 was
+//! fitted on it; v1 and v2 on the retired generation 1's looks, which a file of theirs now gets
+//! instead),
 //! the default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table — so it depends on the
 //! position (and its history) only, never on the setting that plays, `Hash` or the machine's
 //! speed. The fit tool (`sparring clock`) computes the same features from the same look.

@@ -5,8 +5,8 @@
 //! - [`model`]: the parameter file and the distribution (instant mass + log-normal).
 //! - this module: the built-in file (`profiles/human/time-v3.toml`, fitted on real clocks of
 //!   FIDE-rated players in online rapid and blitz events, 2020-22, by `sparring clock fit`, with
-//!   the newest search's looks; v2 (the same fit on generation 1's looks) and v1 (a normal
-//!   residual) stay loadable as files), the
+//!   the search's looks; v2 (the same fit on the retired generation 1's looks) and v1 (a normal
+//!   residual) stay loadable as files and see this search's looks), the
 //!   seeded draw ([`planned`]) and the safety bounds ([`Clock::bound`]) that keep a waiting
 //!   player from ever losing on time.
 //!

@@ -15,7 +15,7 @@
 //! changes what a frozen ladder plays, so it needs a new ladder version.
 
 use crate::score::MATE_BOUND;
-use crate::search::{Generation, Limits, RootMove};
+use crate::search::{Limits, RootMove};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 /// Number of move features.
@@ -84,13 +84,12 @@ pub struct Glance {
 impl Glance {
     /// The search limits of a glance: [`GLANCE_DEPTH`], every root move scored. The player runs it
     /// from a cleared table, with the setting's evaluator and without tablebases.
-    pub fn limits(generation: Generation) -> Limits {
+    pub fn limits() -> Limits {
         Limits {
             depth: Some(GLANCE_DEPTH),
             nodes: Some(GLANCE_NODES),
             multipv: usize::MAX,
             min_depth: 1,
-            generation,
             ..Default::default()
         }
     }

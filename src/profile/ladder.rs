@@ -8,8 +8,8 @@
 //! version = 1
 //! description = "..."
 //! tablebases_from_elo = 2000   # tablebases on at and above this Elo
-//! search_generation = 1        # search generation the points were fitted on (absent = 1)
-//! search_bench = 815444        # `sparring bench` node count of that generation (checked by a test)
+//! search_generation = 6        # the search the points were fitted on (6, the only one; required)
+//! search_bench = 1621899       # its `sparring bench` node count (checked by a test)
 //!
 //! [[point]]                    # sorted by elo, strictly increasing
 //! elo = 800
@@ -30,7 +30,6 @@ use crate::eval::{EvalConfig, Term};
 use crate::policy::ChoiceSettings;
 use crate::policy::human::HumanModel;
 use crate::policy::prior::MovePrior;
-use crate::search::Generation;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -202,7 +201,6 @@ pub struct LevelSettings {
     pub eval: EvalConfig,
     pub school: School,
     pub tablebases: bool,
-    pub generation: Generation,
     pub deep: DeepLook,
     /// The human move prior of the Boltzmann choice (None = plain Boltzmann).
     pub prior: Option<MovePrior>,
@@ -280,7 +278,8 @@ pub struct Ladder {
     pub version: u32,
     pub description: String,
     pub tablebases_from_elo: i32,
-    /// The search generation every point runs (absent = 1): the one the ladder was fitted on.
+    /// The search generation the points were fitted on: [`crate::search::SEARCH_GENERATION`], the
+    /// only one. A file without it was fitted on generation 1 (retired) and is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_generation: Option<u32>,
     /// `sparring bench`'s node count for that generation when the points were fitted: a test
@@ -372,10 +371,10 @@ impl Ladder {
         {
             return Err(format!("bare_king_lambda {l} must be a finite number > 0"));
         }
-        if let Some(g) = self.search_generation
-            && Generation::from_number(g).is_none()
-        {
-            return Err(format!("search_generation {g} is unknown or retired (known: {})", Generation::known()));
+        match self.search_generation {
+            Some(crate::search::SEARCH_GENERATION) => {}
+            Some(g) => return Err(super::profile::retired(&format!("search_generation {g}"))),
+            None => return Err(super::profile::retired("no search_generation (generation 1)")),
         }
         if let Some(v) = self.human_model {
             super::human_model::builtin(v)?;
@@ -579,7 +578,6 @@ impl Ladder {
             eval: school.eval_config(),
             school,
             tablebases: elo >= self.tablebases_from_elo,
-            generation: self.search_generation.and_then(Generation::from_number).unwrap_or(Generation::FILE_DEFAULT),
             deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
             prior: prior.filter(|p| !p.is_zero()),
             human,

@@ -11,8 +11,8 @@
 //! [search]                 # absent values: use the limits of `go`
 //! nodes = 20000            # node budget per move (> 0)
 //! depth = 12               # depth cap (≥ 1)
-//! bench = 1621899          # `sparring bench` signature of the search it was calibrated on (the newest)
-//! generation = 1           # or: search generation of a budgeted profile written before `bench` (absent = 1)
+//! bench = 1621899          # `sparring bench` signature of the search it was calibrated on
+//! generation = 6           # or: the search's number (6, the only one); a budgeted profile names one of the two
 //!
 //! [choice]                 # see policy::ChoiceSettings; defaults = exact-best choice
 //! plateau_cp = 10
@@ -30,7 +30,7 @@
 
 use crate::eval::{EvalConfig, Term};
 use crate::policy::ChoiceSettings;
-use crate::search::Generation;
+use crate::search::SEARCH_GENERATION;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -62,13 +62,12 @@ pub enum ProfileKind {
 pub struct SearchSettings {
     pub nodes: Option<u64>,
     pub depth: Option<i32>,
-    /// The search generation a budgeted profile was calibrated on (absent = 1). Full strength
-    /// (no budget) always runs the newest search. Files from version 2 of `reduced` and version 4
-    /// of `club` on record [`SearchSettings::bench`] instead.
+    /// The search generation a budgeted profile was calibrated on: [`SEARCH_GENERATION`], the
+    /// only one. A budgeted file that names neither this nor [`SearchSettings::bench`] was
+    /// calibrated on generation 1 (retired) and is refused.
     pub generation: Option<u32>,
-    /// The `sparring bench` node count of the search the profile was calibrated on: the newest
-    /// search, the only one a file with this key runs (a test checks that `bench` still gives it,
-    /// so a search change is visibly a recalibration).
+    /// The `sparring bench` node count of the search the profile was calibrated on (a test checks
+    /// that `bench` still gives it, so a search change is visibly a recalibration).
     pub bench: Option<u64>,
 }
 
@@ -242,15 +241,6 @@ impl Profile {
         cfg
     }
 
-    /// The search generation of this profile's budgeted searches (validated): the newest when the
-    /// file records a bench signature, else the one it names (absent = V1).
-    pub fn generation(&self) -> Generation {
-        if self.search.bench.is_some() {
-            return Generation::LATEST;
-        }
-        self.search.generation.and_then(Generation::from_number).unwrap_or(Generation::FILE_DEFAULT)
-    }
-
     /// Checks names, versions and ranges.
     pub fn validate(&self) -> Result<(), String> {
         let ok_name = !self.name.is_empty()
@@ -271,16 +261,17 @@ impl Profile {
         {
             return Err(format!("search.depth {d} is outside 1..=100"));
         }
-        if self.search.generation.is_some() && self.search.bench.is_some() {
-            return Err("search.generation and search.bench exclude each other (bench means the newest search)".into());
-        }
         if self.search.bench == Some(0) {
             return Err("search.bench must be a `sparring bench` node count (> 0)".into());
         }
         if let Some(g) = self.search.generation
-            && Generation::from_number(g).is_none()
+            && g != SEARCH_GENERATION
         {
-            return Err(format!("search.generation {g} is unknown or retired (known: {})", Generation::known()));
+            return Err(retired(&format!("search.generation {g}")));
+        }
+        let budgeted = self.search.nodes.is_some() || self.search.depth.is_some();
+        if budgeted && self.search.generation.is_none() && self.search.bench.is_none() {
+            return Err(retired("a search budget without search.bench or search.generation (generation 1)"));
         }
         self.choice.validate().map_err(|e| format!("choice: {e}"))?;
         match &self.knowledge.terms {
@@ -319,4 +310,12 @@ impl Profile {
         }
         Ok(())
     }
+}
+
+/// The message for a file calibrated on a retired search.
+pub(crate) fn retired(what: &str) -> String {
+    format!(
+        "{what}: calibrated on a retired search (this sparring runs search generation {SEARCH_GENERATION} \
+         only); recalibrate it on this one and record its `sparring bench` signature"
+    )
 }

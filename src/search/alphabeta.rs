@@ -52,12 +52,6 @@ struct Worker<'a> {
     /// Root moves at indices below this are already fixed by earlier MultiPV lines.
     pv_idx: usize,
     tb: Option<Arc<crate::tablebase::Tablebases>>,
-    /// Continuation history in use (generation 2 and later).
-    cont_hist: bool,
-    /// Singular extensions in use (generation 3 and later).
-    singular: bool,
-    /// Correction and capture histories in use (generation 6 and later).
-    corrected: bool,
     /// The move a singular-extension verification search at this ply leaves out.
     excluded: [Option<Move>; MAX_PLY + 4],
     /// Depth of the current iteration (bounds the extensions).
@@ -108,7 +102,7 @@ pub(super) fn run(
     }
     let mut root = game.clone();
     root.reset_depth();
-    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..request.eval.clone() };
+    let eval_cfg = request.eval.clone();
     let multipv = limits.multipv.max(1).min(legal.len());
     // `go mate N` alone searches deep enough for a mate in N (with room for checks), not forever.
     let only_mate = limits.mate.is_some()
@@ -195,7 +189,7 @@ pub(super) fn score_each(s: &mut Searcher, game: &Game, request: &Request, depth
     let legal: Vec<Move> = game.pos().legal_moves().into_iter().collect();
     let mut root = game.clone();
     root.reset_depth();
-    let eval_cfg = EvalConfig { params: limits.generation.eval_params(), ..request.eval.clone() };
+    let eval_cfg = request.eval.clone();
     let helper_nodes = AtomicU64::new(0);
     let control = Control::default();
     let time = TimeManager::new(&Limits::default(), Duration::ZERO);
@@ -248,9 +242,6 @@ impl<'a> Worker<'a> {
             root_moves: legal.iter().map(|&mv| RootMove { mv, score: -INFINITY, pv: vec![mv], depth: 0 }).collect(),
             pv_idx: 0,
             tb,
-            cont_hist: limits.generation.is_newest(),
-            singular: limits.generation.is_newest(),
-            corrected: limits.generation.is_newest(),
             excluded: [None; MAX_PLY + 4],
             root_depth: 0,
         }
@@ -626,7 +617,7 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 4: static evaluation (the hash keeps the raw one; generation 6 corrects it by the
+    /// Step 4: static evaluation (the hash keeps the raw one; the search corrects it by the
     /// correction history), refined by the hash score where its bound allows; `improving`
     /// compares it with the evaluation two plies back.
     #[inline(always)]
@@ -715,14 +706,13 @@ impl Worker<'_> {
         None
     }
 
-    /// Step 9: singular extension (generation 3): when the hash move is much better than every
+    /// Step 9: singular extension: when the hash move is much better than every
     /// alternative (searched shallower with it left out), it is searched one ply deeper; when even
     /// the alternatives beat beta, several moves refute the parent and the node is cut
     /// (multi-cut). Extensions stop beyond twice the iteration's depth, so the tree cannot run away.
     #[inline(always)]
     fn singular_extension(&mut self, n: &mut Node, moves: &MoveList) -> Option<i32> {
-        if !(self.singular
-            && n.ply > 0
+        if !(n.ply > 0
             && n.depth >= SE_DEPTH
             && (n.ply as i32) < SE_MAX_PLY_FACTOR * self.root_depth
             && n.excluded.is_none()
@@ -766,7 +756,6 @@ impl Worker<'_> {
             counter: self.history.counter(prev),
             history: self.history,
             ctx: &ctx,
-            capture_history: self.corrected,
         };
         let mut picker = MovePicker::new(self.game.pos(), moves, &hints);
         let mut l = MoveLoop {
@@ -908,23 +897,21 @@ impl Worker<'_> {
     }
 
     /// Step 13: a fail high: the quiet move that caused it is rewarded (history, killer, counter
-    /// move) and the quiets tried before it punished; from generation 6 the same for captures.
+    /// move) and the quiets tried before it punished; the same for captures.
     #[inline(always)]
     fn update_cutoff_histories(&mut self, n: &Node, l: &MoveLoop, c: Candidate) {
         let side = self.game.pos().turn();
-        let bonus = History::bonus(n.depth, self.corrected);
+        let bonus = History::bonus(n.depth);
         if !c.noisy {
             self.history.update_quiets(side, c.mv, &l.quiets_tried, bonus, &l.ctx);
             self.history.update_refutations(c.mv, n.ply, l.prev);
         }
-        if self.corrected {
-            let best_noisy = Some(c.mv).filter(|_| c.noisy);
-            self.history.update_captures(side, best_noisy, &l.noisy_tried, bonus);
-        }
+        let best_noisy = Some(c.mv).filter(|_| c.noisy);
+        self.history.update_captures(side, best_noisy, &l.noisy_tried, bonus);
     }
 
     /// Step 14: the node's score (within the tablebase bound) and bound go to the transposition
-    /// table, and from generation 6 what it says beyond the static evaluation to the correction
+    /// table, and what it says beyond the static evaluation to the correction
     /// history. A verification search stores nothing.
     #[inline(always)]
     fn store_result(&mut self, n: &Node, l: &MoveLoop) -> i32 {
@@ -936,8 +923,7 @@ impl Worker<'_> {
             self.tt.store(n.key, n.ply, Record { mv, score: best, eval, depth: n.depth, bound });
             // Correction history: learn from scores that say more than the static evaluation did
             // (not from noisy best moves, whose gain the evaluation cannot be expected to see).
-            if self.corrected
-                && !n.in_check
+            if !n.in_check
                 && l.best_move.is_none_or(|m| !is_noisy(m))
                 && best.abs() < MATE_BOUND
                 && !(bound == Bound::Lower && best <= n.static_eval)
@@ -949,12 +935,9 @@ impl Worker<'_> {
         best
     }
 
-    /// The static evaluation corrected by the correction history (generation 6), kept off mate scores.
+    /// The static evaluation corrected by the correction history, kept off mate scores.
     #[inline]
     fn corrected_eval(&self, raw: i32) -> i32 {
-        if !self.corrected {
-            return raw;
-        }
         (raw + self.history.correction(self.game.pos())).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -1056,9 +1039,6 @@ impl Worker<'_> {
 
     /// The piece-to indices of the moves one and two plies before `ply` (continuation history).
     fn cont_context(&self, ply: usize) -> ContContext {
-        if !self.cont_hist {
-            return [None, None];
-        }
         let side = self.game.pos().turn();
         let back = |n: usize, mover: Color| {
             if ply >= n { self.moves_played[ply - n].map(|m| piece_to(mover, m)) } else { None }
@@ -1094,7 +1074,7 @@ struct Node {
     tt_move: u16,
     /// Upper bound on the node's score from the tablebases (PV nodes).
     max_score: i32,
-    /// The static evaluation as the table keeps it; corrected (generation 6); refined by the hash
+    /// The static evaluation as the table keeps it; corrected; refined by the hash
     /// score (`eval`, which the prunings use).
     raw_eval: i32,
     static_eval: i32,

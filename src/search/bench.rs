@@ -2,7 +2,7 @@
 //! the behaviour signature of the search and evaluation; quote it in commits that change either.
 
 use crate::board::Game;
-use crate::search::{Generation, Limits, Searcher};
+use crate::search::{Limits, Searcher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use std::time::Instant;
@@ -51,9 +51,8 @@ pub struct BenchResult {
     pub millis: u64,
 }
 
-/// Searches every position to `depth` with search `generation` from a cleared 16 MB table,
-/// reporting each through `line`.
-pub fn run(depth: i32, generation: Generation, mut line: impl FnMut(&str)) -> BenchResult {
+/// Searches every position to `depth` from a cleared 16 MB table, reporting each through `line`.
+pub fn run(depth: i32, mut line: impl FnMut(&str)) -> BenchResult {
     let mut searcher = Searcher::new(16);
     let start = Instant::now();
     let mut nodes = 0;
@@ -66,7 +65,7 @@ pub fn run(depth: i32, generation: Generation, mut line: impl FnMut(&str)) -> Be
             }
         };
         searcher.clear();
-        let limits = Limits { depth: Some(depth), generation, ..Default::default() };
+        let limits = Limits { depth: Some(depth), ..Default::default() };
         let r = searcher.analyse(&Game::new(pos), &limits);
         nodes += r.nodes;
         line(&format!(

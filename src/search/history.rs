@@ -1,13 +1,13 @@
 //! Quiet-move history: a butterfly table (side, from, to), continuation histories keyed by the
-//! moves one and two plies back (piece and destination of each), killers and counter moves; from
-//! generation 6 also a capture history (piece, destination, victim) and the correction history of
+//! moves one and two plies back (piece and destination of each), killers and counter moves; a
+//! capture history (piece, destination, victim) and the correction history of
 //! the static evaluation (side to move, pawn structure).
 
 use super::MAX_PLY;
 use super::movepick::encode;
 use super::parameters::{
     CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_MAX_WEIGHT, CORRECTION_SIZE, CORRECTION_WEIGHT_SCALE,
-    HISTORY_BONUS_MAX, HISTORY_BONUS_V6_LINEAR, HISTORY_BONUS_V6_MAX, HISTORY_BONUS_V6_SQUARE, HISTORY_MAX,
+    HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX, HISTORY_BONUS_SQUARE, HISTORY_MAX,
 };
 use shakmaty::{Chess, Color, Move, Position, Role};
 
@@ -88,16 +88,11 @@ impl History {
         })
     }
 
-    /// The history bonus of a cutoff at `depth`: depth squared up to generation 5, from generation 6
-    /// the steeper `HISTORY_BONUS_V6_SQUARE * depth^2 + HISTORY_BONUS_V6_LINEAR * (depth - 1)`, so the
-    /// tables learn within a game instead of over thousands of shallow cutoffs.
-    pub fn bonus(depth: i32, steep: bool) -> i32 {
-        if steep {
-            (HISTORY_BONUS_V6_SQUARE * depth * depth + HISTORY_BONUS_V6_LINEAR * (depth - 1).max(0))
-                .min(HISTORY_BONUS_V6_MAX)
-        } else {
-            (depth * depth).min(HISTORY_BONUS_MAX)
-        }
+    /// The history bonus of a cutoff at `depth`: `HISTORY_BONUS_SQUARE * depth^2 +
+    /// HISTORY_BONUS_LINEAR * (depth - 1)`, capped, steep so that the tables learn within a game
+    /// instead of over thousands of shallow cutoffs.
+    pub fn bonus(depth: i32) -> i32 {
+        (HISTORY_BONUS_SQUARE * depth * depth + HISTORY_BONUS_LINEAR * (depth - 1).max(0)).min(HISTORY_BONUS_MAX)
     }
 
     /// Rewards the quiet move that caused a cutoff and punishes the quiets tried before it.
@@ -204,14 +199,11 @@ mod tests {
 
     #[test]
     fn bonuses_grow_with_depth_and_stay_capped() {
-        for steep in [false, true] {
-            let b: Vec<i32> = (1..40).map(|d| History::bonus(d, steep)).collect();
-            assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
-            assert!(*b.last().unwrap() <= HISTORY_BONUS_MAX.max(HISTORY_BONUS_V6_MAX));
-        }
-        // Generations 1-5 keep depth squared (their bench signatures depend on it).
-        assert_eq!(History::bonus(7, false), 49);
-        assert_eq!(History::bonus(3, true), 16 * 9 + 128 * 2);
+        let b: Vec<i32> = (1..40).map(History::bonus).collect();
+        assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
+        assert_eq!(*b.last().unwrap(), HISTORY_BONUS_MAX);
+        assert_eq!(History::bonus(1), 16);
+        assert_eq!(History::bonus(3), 16 * 9 + 128 * 2);
     }
 
     #[test]
@@ -258,12 +250,12 @@ mod tests {
             to: Square::F7,
             promotion: None,
         };
-        h.update_captures(Color::White, Some(takes_queen), &[takes_pawn, takes_queen], History::bonus(6, true));
+        h.update_captures(Color::White, Some(takes_queen), &[takes_pawn, takes_queen], History::bonus(6));
         assert!(h.capture_score(Color::White, takes_queen) > 0);
         assert!(h.capture_score(Color::White, takes_pawn) < 0);
         assert_eq!(h.capture_score(Color::Black, takes_queen), 0, "per side");
         for _ in 0..10_000 {
-            h.update_captures(Color::White, Some(takes_queen), &[], History::bonus(20, true));
+            h.update_captures(Color::White, Some(takes_queen), &[], History::bonus(20));
         }
         assert!(h.capture_score(Color::White, takes_queen) <= HISTORY_MAX);
     }

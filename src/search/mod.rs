@@ -25,60 +25,13 @@ use tt::TranspositionTable;
 
 use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
 
-/// Which version of the search runs. Two are kept: the newest, which full-strength play, `bench`,
-/// the internal oracle and every caller that does not say otherwise run, and generation 1, which
-/// the frozen settings calibrated on it still run until they are refitted (a file names its
-/// generation: `search_generation` of a ladder, `[search] generation` of a profile; absent = 1, see
-/// [`Generation::FILE_DEFAULT`]). Generations 2-5 were steps between the two and are retired;
-/// a file naming one is refused. `bench` prints the signature of each (see `ARCHITECTURE.md`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Generation {
-    /// The first search (bench signature 815444): classic evaluation values, no continuation or
-    /// capture history, no singular extensions, no correction history, the clock shared over
-    /// `DEFAULT_MOVES_TO_GO` moves.
-    V1,
-    /// The newest search (bench signature 1621899): continuation history (one and two plies) in
-    /// ordering, LMR and history updates; singular extensions; the tuned evaluation values
-    /// (`eval::ParamSet::Tuned`, `sparring tune --values`); a clock front-loaded over
-    /// `FRONT_LOADED_MOVES_TO_GO` moves without `movestogo`; a correction history of the static
-    /// evaluation by pawn structure; a capture history; history bonuses growing faster with depth.
-    #[default]
-    V6,
-}
-
-impl Generation {
-    /// The newest generation: what full-strength play, `bench` and `Limits::default()` run.
-    pub const LATEST: Generation = Generation::V6;
-    pub const ALL: [Generation; 2] = [Generation::V1, Generation::V6];
-    /// The generation of a frozen file that names none (the files written before generations).
-    pub const FILE_DEFAULT: Generation = Generation::V1;
-
-    pub fn number(self) -> u32 {
-        match self {
-            Generation::V1 => 1,
-            Generation::V6 => 6,
-        }
-    }
-
-    /// Whether this is the newest search (every improvement over generation 1 on).
-    pub fn is_newest(self) -> bool {
-        self == Generation::V6
-    }
-
-    /// The evaluation values this generation searches with (whatever the configuration says).
-    pub fn eval_params(self) -> crate::eval::ParamSet {
-        if self.is_newest() { crate::eval::ParamSet::Tuned } else { crate::eval::ParamSet::Classic }
-    }
-
-    pub fn from_number(n: u32) -> Option<Generation> {
-        Generation::ALL.into_iter().find(|g| g.number() == n)
-    }
-
-    /// The numbers a file or a command line may give, for messages.
-    pub fn known() -> String {
-        Generation::ALL.iter().map(|g| g.number().to_string()).collect::<Vec<_>>().join(" or ")
-    }
-}
+/// The number of the one search, as ladder (`search_generation`) and profile (`[search]
+/// generation`) files record it. Earlier searches (1-5) are retired: a file that names one, or a
+/// budgeted one that names none (written for generation 1), is refused and must be refitted.
+/// What this search is (continuation, capture and correction histories, singular extensions, the
+/// tuned evaluation values, a clock front-loaded over `FRONT_LOADED_MOVES_TO_GO` moves) is pinned
+/// by its `bench` signature, which every file fitted on it records as well.
+pub const SEARCH_GENERATION: u32 = 6;
 
 /// What the search may spend. All `None`/false means "until stopped".
 #[derive(Clone, Debug, Default)]
@@ -99,8 +52,6 @@ pub struct Limits {
     /// The node limit is not enforced before this depth is complete (for every MultiPV line), so a
     /// small budget still scores every root move. `stop` and time limits still apply. 0 = off.
     pub min_depth: i32,
-    /// Which search runs (default: the newest; frozen settings and the internal oracle name theirs).
-    pub generation: Generation,
     /// Search threads (Lazy SMP; 0 and 1 both mean one). Only searches without a node limit and with
     /// one PV line use helpers, so every node-budgeted (weak, reproducible) search stays single-threaded.
     pub threads: usize,
@@ -192,7 +143,7 @@ impl Control {
 #[derive(Clone, Debug, Default)]
 pub struct Request {
     pub limits: Limits,
-    /// Evaluator flags and weights (the generation in `limits` picks the values inside the groups).
+    /// Evaluator flags and weights (the values inside the groups are always the tuned ones).
     pub eval: EvalConfig,
     pub tablebases: Option<Arc<Tablebases>>,
     /// Kept back from every clock-derived limit (`Move Overhead`).

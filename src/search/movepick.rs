@@ -1,5 +1,5 @@
 //! Move ordering: hash move, good captures by MVV-LVA (SEE-checked), killers, counter move,
-//! quiet moves by history, bad captures last. From generation 6 captures are ordered within their
+//! quiet moves by history, bad captures last. Captures are ordered within their
 //! class by MVV-LVA plus a fraction of their capture history. Moves are picked lazily by selection.
 
 use super::history::{ContContext, History};
@@ -41,25 +41,19 @@ pub struct Hints<'a> {
     pub counter: u16,
     pub history: &'a History,
     pub ctx: &'a ContContext,
-    /// Order captures within their class by capture history too (generation 6).
-    pub capture_history: bool,
 }
 
 impl<'m> MovePicker<'m> {
     /// Scores every move of `moves` for the main search.
     pub fn new(pos: &Chess, moves: &'m mut MoveList, hints: &Hints) -> MovePicker<'m> {
-        let Hints { tt_move, killers, counter, history, ctx, capture_history } = *hints;
+        let Hints { tt_move, killers, counter, history, ctx } = *hints;
         let mut scores = [0i32; 256];
         for (i, &m) in moves.iter().enumerate() {
             let code = encode(m);
             scores[i] = if code == tt_move && tt_move != 0 {
                 ORDER_TT_MOVE
             } else if is_noisy(m) {
-                let capture = if capture_history {
-                    history.capture_score(pos.turn(), m) / CAPTURE_HISTORY_ORDER_DIVISOR
-                } else {
-                    0
-                };
+                let capture = history.capture_score(pos.turn(), m) / CAPTURE_HISTORY_ORDER_DIVISOR;
                 let mvv = mvv_lva(m) + capture;
                 if see_ge(pos, m, 0) { ORDER_GOOD_NOISY + mvv } else { ORDER_BAD_NOISY + mvv }
             } else if code == killers[0] {

@@ -1,6 +1,5 @@
 //! Every tunable of the search in one place. Changing any of these changes the `bench` signature
-//! (the time-management values change only clock-limited play). Values that differ between
-//! generations say so; the generation test sits where the value is used.
+//! (the time-management values change only clock-limited play).
 
 use std::time::Duration;
 
@@ -106,7 +105,7 @@ pub const ROOT_LMR_MIN_INDEX: usize = 3;
 /// ... by the LMR table's value less this many plies.
 pub const ROOT_LMR_RELIEF: i32 = 1;
 
-/// Singular extensions (generation 3): from this depth, with a hash entry at most
+/// Singular extensions: from this depth, with a hash entry at most
 /// SE_TT_DEPTH_MARGIN plies shallower; alternatives must stay SE_MARGIN * depth below its score.
 pub const SE_DEPTH: i32 = 8;
 /// Singular extensions: the hash entry may be at most this many plies shallower than the node.
@@ -124,22 +123,20 @@ pub const QS_DELTA_MARGIN: i32 = 200;
 
 /// History: entries (quiet, continuation, capture) saturate at +-HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16_384;
-/// History up to generation 5: the bonus of a cutoff is depth^2, at most this.
-pub const HISTORY_BONUS_MAX: i32 = 1_600;
-/// Generation 6: bonus = min(SQUARE * depth^2 + LINEAR * (depth - 1), V6_MAX).
-pub const HISTORY_BONUS_V6_SQUARE: i32 = 16;
-/// Generation 6: the bonus's linear term per ply beyond the first.
-pub const HISTORY_BONUS_V6_LINEAR: i32 = 128;
-/// Generation 6: the largest bonus.
-pub const HISTORY_BONUS_V6_MAX: i32 = 2_400;
+/// History: the bonus of a cutoff is min(SQUARE * depth^2 + LINEAR * (depth - 1), MAX).
+pub const HISTORY_BONUS_SQUARE: i32 = 16;
+/// History: the bonus's linear term per ply beyond the first.
+pub const HISTORY_BONUS_LINEAR: i32 = 128;
+/// History: the largest bonus.
+pub const HISTORY_BONUS_MAX: i32 = 2_400;
 
-/// Capture history (generation 6): entries saturate at HISTORY_MAX like the quiet tables; within
+/// Capture history: entries saturate at HISTORY_MAX like the quiet tables; within
 /// the good and bad capture classes the ordering adds entry / CAPTURE_HISTORY_ORDER_DIVISOR to
 /// MVV-LVA (at most 2048: more than some victim steps of MVV-LVA, e.g. knight to bishop, so it
 /// can reorder captures of nearly equal victims).
 pub const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 8;
 
-/// Correction history (generation 6): per side to move and pawn-structure hash, a running average
+/// Correction history: per side to move and pawn-structure hash, a running average
 /// of (search score - static evaluation) in 1/CORRECTION_GRAIN centipawns. Each update weighs the
 /// new difference by min(depth + 1, CORRECTION_MAX_WEIGHT) / CORRECTION_WEIGHT_SCALE; entries are
 /// clamped to +-CORRECTION_MAX centipawns.
@@ -172,11 +169,8 @@ pub const ORDER_BAD_NOISY: i32 = -20_000_000;
 /// than the number of roles, so the victim always decides first).
 pub const MVV_LVA_VICTIM_SCALE: i32 = 16;
 
-/// Time management: without `movestogo`, the clock (less overhead) is shared over this many
-/// moves up to generation 4.
-pub const DEFAULT_MOVES_TO_GO: u32 = 30;
-/// Generation 5 on: the clock (less overhead) is shared over this many moves when `movestogo` is
-/// absent.
+/// Time management: the clock (less overhead) is shared over this many moves when `movestogo` is
+/// absent (front-loaded: later moves get the increments and what is left).
 pub const FRONT_LOADED_MOVES_TO_GO: u32 = 16;
 /// Time management: `movestogo` is clamped to at most this.
 pub const MAX_MOVES_TO_GO: u32 = 50;

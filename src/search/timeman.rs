@@ -23,9 +23,7 @@ impl TimeManager {
         }
         if let Some(time) = limits.time {
             let avail = time.saturating_sub(overhead).max(MIN_TIME_BUDGET);
-            let default_mtg =
-                if limits.generation.is_newest() { FRONT_LOADED_MOVES_TO_GO } else { DEFAULT_MOVES_TO_GO };
-            let mtg = limits.movestogo.unwrap_or(default_mtg).clamp(1, MAX_MOVES_TO_GO);
+            let mtg = limits.movestogo.unwrap_or(FRONT_LOADED_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
             let share = avail / mtg + limits.inc * INCREMENT_PERCENT / 100;
             let cap = avail * MAX_TIME_FRACTION / 100;
             let soft = share.min(cap).max(MIN_TIME_BUDGET);
@@ -61,14 +59,12 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Generation;
 
-    fn limits(generation: Generation, movestogo: Option<u32>) -> Limits {
+    fn limits(movestogo: Option<u32>) -> Limits {
         Limits {
             time: Some(Duration::from_millis(10_000)),
             inc: Duration::from_millis(100),
             movestogo,
-            generation,
             ..Default::default()
         }
     }
@@ -78,32 +74,25 @@ mod tests {
     }
 
     #[test]
-    fn generation_1_shares_the_clock_over_thirty_moves() {
-        // 9 970 ms / 30 + 75 ms.
-        assert_eq!(soft_ms(&limits(Generation::V1, None)), 407);
-    }
-
-    #[test]
-    fn the_newest_generation_front_loads_without_movestogo() {
+    fn the_clock_is_front_loaded_without_movestogo() {
         // 9 970 ms / 16 + 75 ms.
-        assert_eq!(soft_ms(&limits(Generation::LATEST, None)), 698);
-        let tm = TimeManager::new(&limits(Generation::LATEST, None), Duration::from_millis(30));
+        assert_eq!(soft_ms(&limits(None)), 698);
+        let tm = TimeManager::new(&limits(None), Duration::from_millis(30));
         assert_eq!(tm.hard.unwrap().as_millis(), 4 * 698);
-        // An explicit movestogo is honoured the same way by every generation.
-        assert_eq!(soft_ms(&limits(Generation::LATEST, Some(10))), soft_ms(&limits(Generation::V1, Some(10))));
+        // An explicit movestogo is honoured: 9 970 ms / 10 + 75 ms.
+        assert_eq!(soft_ms(&limits(Some(10))), 1072);
     }
 
     #[test]
     fn the_last_move_before_the_control_may_use_three_quarters_of_the_clock() {
         // (10 000 ms - 30 ms) * 75 / 100, and 9 970 ms * 40 / 100 + 75 ms capped at 40 % for the soft limit.
-        let tm = TimeManager::new(&limits(Generation::V1, Some(1)), Duration::from_millis(30));
+        let tm = TimeManager::new(&limits(Some(1)), Duration::from_millis(30));
         assert_eq!((tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis()), (3988, 7477));
     }
 
     #[test]
     fn movetime_is_exact_less_overhead() {
-        let l =
-            Limits { movetime: Some(Duration::from_millis(500)), generation: Generation::LATEST, ..Default::default() };
+        let l = Limits { movetime: Some(Duration::from_millis(500)), ..Default::default() };
         let tm = TimeManager::new(&l, Duration::from_millis(30));
         assert_eq!((tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis()), (470, 470));
     }

@@ -2,7 +2,7 @@
 //! STS) at a fixed time or depth per position and reports how many the engine solves.
 
 use crate::board::{Game, parse_fen};
-use crate::search::{Generation, Limits, Searcher};
+use crate::search::{Limits, Searcher};
 use shakmaty::san::San;
 use shakmaty::{Chess, Move};
 use std::process::ExitCode;
@@ -88,12 +88,8 @@ pub fn main(args: Args) -> ExitCode {
         };
         searcher.clear();
         let limits = match depth {
-            Some(d) => Limits { depth: Some(d), generation: Generation::LATEST, ..Default::default() },
-            None => Limits {
-                movetime: Some(Duration::from_millis(movetime)),
-                generation: Generation::LATEST,
-                ..Default::default()
-            },
+            Some(d) => Limits { depth: Some(d), ..Default::default() },
+            None => Limits { movetime: Some(Duration::from_millis(movetime)), ..Default::default() },
         };
         let r = searcher.analyse(&Game::new(case.pos.clone()), &limits);
         nodes += r.nodes;

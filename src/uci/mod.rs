@@ -204,7 +204,7 @@ impl Engine {
             "bench" => {
                 self.stop_search();
                 let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(crate::search::bench::DEFAULT_DEPTH);
-                let r = crate::search::bench::run(depth, crate::search::Generation::LATEST, |l| self.out.line(l));
+                let r = crate::search::bench::run(depth, |l| self.out.line(l));
                 self.out.line(&fmt::bench_total(r.nodes, r.nps));
             }
             "quit" => {
@@ -501,11 +501,7 @@ impl Engine {
     fn eval(&self) {
         let player = self.strength.player();
         // As the engine would evaluate it if it moved now (a sided avatar takes the side to move).
-        let mut cfg = player.eval_config(self.game.pos().turn());
-        // The values of the search that plays: full strength always runs the newest generation.
-        let generation =
-            if player.is_full_strength() { crate::search::Generation::LATEST } else { player.generation() };
-        cfg.params = generation.eval_params();
+        let cfg = player.eval_config(self.game.pos().turn());
         self.out.line(&crate::eval::trace(self.game.pos(), &cfg).to_string());
     }
 

@@ -278,7 +278,6 @@ fn the_style_tilt_is_the_avatars_liking_of_each_move_within_the_cap() {
 fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
     use shakmaty::Position;
     use sparring::board::Game;
-    use sparring::eval::EvalConfig;
     use sparring::player::{MoveRequest, Player, Setting};
     use sparring::policy::human::{AVATAR_TILT, style_tilt};
     use sparring::search::{Control, Searcher};
@@ -299,10 +298,7 @@ fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
         let (_, b) = styled.choice_for(&game, &res.root_moves, None, choice);
         if let (Some(a), Some(b)) = (a, b) {
             let moves: Vec<_> = res.root_moves.iter().map(|r| r.mv).collect();
-            let params = styled.generation().eval_params();
-            let cfg = EvalConfig { params, ..styled.eval_config(game.pos().turn()) };
-            let base = EvalConfig { params, ..level.eval.clone() };
-            let tilt = style_tilt(game.pos(), &moves, &cfg, &base);
+            let tilt = style_tilt(game.pos(), &moves, &styled.eval_config(game.pos().turn()), &level.eval);
             for ((x, y), t) in a.iter().zip(&b).zip(&tilt) {
                 assert!((y - x - beta * AVATAR_TILT * t).abs() < 1e-9, "ply {ply}: {x} {y} {t}");
             }

@@ -3,7 +3,7 @@
 use crate::eval_util;
 
 use sparring::board::mirror;
-use sparring::eval::{EvalConfig, ParamSet, Term, evaluate, evaluate_white, trace};
+use sparring::eval::{EvalConfig, Term, evaluate, evaluate_white, trace};
 
 /// Checks one position; false when its mirror cannot be built (e.g. "impossible check" FENs).
 fn check(p: &shakmaty::Chess, cfg: &EvalConfig) -> bool {
@@ -55,16 +55,4 @@ fn eval_mirror_symmetry_shared_positions() {
     odd.eg_weight[Term::Winnable.index()] = 157;
     let checked = ps.iter().filter(|p| check(p, &odd)).count();
     assert!(checked >= 100, "only {checked} positions checked");
-    // And with the tuned values of search generation 4.
-    let tuned = EvalConfig { params: ParamSet::Tuned, ..EvalConfig::default() };
-    let checked = ps.iter().filter(|p| check(p, &tuned)).count();
-    assert!(checked >= 100, "only {checked} positions checked");
-}
-
-#[test]
-fn eval_mirror_symmetry_tuned_hand_positions() {
-    let cfg = EvalConfig { params: ParamSet::Tuned, ..EvalConfig::default() };
-    for f in eval_util::HAND {
-        assert!(check(&eval_util::pos(f), &cfg));
-    }
 }

@@ -7,7 +7,8 @@ use sparring::player::{MoveRequest, Player, Setting};
 use sparring::profile::Ladder;
 use sparring::search::{Control, Searcher};
 
-const HEAD: &str = "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\n";
+const HEAD: &str =
+    "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\nsearch_generation = 6\n";
 
 fn point(elo: i32, extra: &str) -> String {
     format!(

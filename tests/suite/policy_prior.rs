@@ -9,7 +9,7 @@ use sparring::player::{MoveRequest, Player, Setting};
 use sparring::policy::prior::{FEATURE_NAMES, FEATURES, Glance, MovePrior, features};
 use sparring::policy::{ChoiceKind, ChoiceSettings, choose, choose_biased};
 use sparring::profile::Ladder;
-use sparring::search::{Control, Generation, RootMove, Searcher};
+use sparring::search::{Control, RootMove, Searcher};
 use sparring::seed::{decision_rng, tags};
 
 fn feature(f: &[f64; FEATURES], name: &str) -> f64 {
@@ -21,9 +21,9 @@ fn mv(pos: &Chess, uci: &str) -> Move {
 }
 
 fn glance(pos: &Chess) -> Glance {
-    // The glance a ladder point takes (generation 1, full evaluator, cleared table).
+    // The glance a ladder point takes (full evaluator, cleared table).
     let mut s = Searcher::new(16);
-    Glance::from_root_moves(&s.analyse(&Game::new(pos.clone()), &Glance::limits(Generation::V1)).root_moves)
+    Glance::from_root_moves(&s.analyse(&Game::new(pos.clone()), &Glance::limits()).root_moves)
 }
 
 #[test]
@@ -137,7 +137,8 @@ fn a_bias_reweights_the_boltzmann_draw_and_the_slip_candidates() {
     assert!(last > slips / 4 && last < slips * 3 / 4, "{last} of {slips}");
 }
 
-const HEAD: &str = "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\n";
+const HEAD: &str =
+    "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\nsearch_generation = 6\n";
 
 fn point(elo: i32, lambda: f64, extra: &str) -> String {
     format!(

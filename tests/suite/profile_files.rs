@@ -67,6 +67,7 @@ description = "x"
 kind = "search"
 [search]
 nodes = 100
+generation = 6
 [knowledge]
 terms = ["material", "Mobility", "KingSafety"]
 tablebases = false
@@ -107,7 +108,7 @@ fn invalid_profiles_are_rejected() {
         let text = format!("{base}{extra}");
         assert!(Profile::parse(&text).is_err(), "accepted:\n{text}");
     }
-    assert!(Profile::parse(&format!("{base}[search]\nnodes = 10\n")).is_ok());
+    assert!(Profile::parse(&format!("{base}[search]\nnodes = 10\nbench = 5\n")).is_ok());
     // version 0, missing name, bad kind
     assert!(Profile::parse(&base.replace("version = 1", "version = 0")).is_err());
     assert!(Profile::parse(&base.replace("name = \"t\"\n", "")).is_err());
@@ -271,7 +272,7 @@ fn skill_level_maps_linearly_onto_the_ladder() {
 
 #[test]
 fn invalid_ladders_are_rejected() {
-    let head = "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\n";
+    let head = "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\nsearch_generation = 6\n";
     let pt = |elo: i32, nodes: u64, slip: f64| {
         format!(
             "[[point]]\nelo = {elo}\nnodes = {nodes}\nplateau_cp = 5\nslip_p = {slip}\n\

@@ -137,17 +137,11 @@ fn wins_material_when_offered() {
 
 #[test]
 fn scoring_each_move_once_gives_about_the_multipv_all_scores() {
-    use sparring::search::{Control, Generation, Request, Silent};
+    use sparring::search::{Control, Request, Silent};
     let (mut moves, mut diff) = (0, 0);
     for fen in sparring::search::bench::POSITIONS {
         let g = Game::new(parse_fen(fen).unwrap());
-        let limits = Limits {
-            depth: Some(1),
-            multipv: usize::MAX,
-            min_depth: 1,
-            generation: Generation::LATEST,
-            ..Default::default()
-        };
+        let limits = Limits { depth: Some(1), multipv: usize::MAX, min_depth: 1, ..Default::default() };
         let request = Request::from(limits);
         let mut s = Searcher::new(1);
         s.clear();

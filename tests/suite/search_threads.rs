@@ -6,7 +6,7 @@ use common::{Uci, is_legal_after};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use sparring::board::Game;
-use sparring::search::{Control, Generation, Limits, Searcher, Silent};
+use sparring::search::{Control, Limits, Searcher, Silent};
 use std::time::{Duration, Instant};
 
 const T: Duration = Duration::from_secs(30);
@@ -77,12 +77,7 @@ fn helpers_add_nodes_and_agree_on_a_forced_mate() {
     let mut totals = Vec::new();
     for threads in [1, 3] {
         let mut s = Searcher::new(16);
-        let limits = Limits {
-            movetime: Some(Duration::from_millis(600)),
-            generation: Generation::LATEST,
-            threads,
-            ..Default::default()
-        };
+        let limits = Limits { movetime: Some(Duration::from_millis(600)), threads, ..Default::default() };
         let r = s.search(&game, &limits.clone().into(), &Control::default(), &mut Silent);
         assert_eq!(r.best.map(|m| m.to_uci(CastlingMode::Standard).to_string()), Some("d5f6".into()));
         assert_eq!(sparring::score::mate_moves(r.score), Some(2), "threads {threads}: score {}", r.score);
@@ -96,7 +91,7 @@ fn node_limited_searches_ignore_threads_and_stay_reproducible() {
     let game = game("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 1 8");
     let run = |threads| {
         let mut s = Searcher::new(16);
-        let limits = Limits { nodes: Some(25_000), generation: Generation::LATEST, threads, ..Default::default() };
+        let limits = Limits { nodes: Some(25_000), threads, ..Default::default() };
         let r = s.search(&game, &limits.clone().into(), &Control::default(), &mut Silent);
         (r.best, r.score, r.nodes)
     };

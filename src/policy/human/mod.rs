@@ -24,7 +24,7 @@ pub use network::Hidden;
 
 use crate::board::Game;
 use crate::eval::EvalConfig;
-use crate::search::{Generation, Limits, Request, Searcher};
+use crate::search::{Limits, Request, Searcher};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 use std::cell::RefCell;
@@ -91,12 +91,12 @@ thread_local! {
 
 /// The look: the scores (cp, mover's view; mates as the search reports them) of `moves` in
 /// `game`'s position by a shallow search of the model's own — every legal move searched once with
-/// the full window to [`LOOK_DEPTH`] ([`Searcher::score_each`]), the newest search generation, the
+/// the full window to [`LOOK_DEPTH`] ([`Searcher::score_each`]), the
 /// default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table of its own — so it depends on
 /// the position and its history only. A move the search did not score (none
 /// should be missing) gets the lowest score.
 pub fn look(game: &Game, moves: &[Move]) -> Vec<i32> {
-    let limits = Limits { generation: Generation::LATEST, ..Default::default() };
+    let limits = Limits::default();
     let root = LOOK_SEARCHER.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();

@@ -78,7 +78,7 @@ impl Decision {
         })
     }
 
-    /// Marks whether the search at [`SHALLOW_DEPTH`] (generation 1, the one the ladder plays)
+    /// Marks whether the search at [`SHALLOW_DEPTH`]
     /// chooses a move the oracle scores as best.
     pub fn mark_shallow(&mut self, p: &OraclePosition, searcher: &mut Searcher) -> Result<(), String> {
         let chess = parse_fen(&p.pos.fen)?;

@@ -49,7 +49,7 @@ enum Cmd {
         /// its own (`all` = one stratum).
         #[arg(long, default_value = "1,2,3-4,5-")]
         strata: String,
-        /// Split every stratum further by whether a depth-1 search (generation 1) finds a best move.
+        /// Split every stratum further by whether a depth-1 search finds a best move.
         #[arg(long)]
         shallow_split: bool,
         #[arg(long)]

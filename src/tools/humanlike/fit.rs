@@ -58,9 +58,6 @@ pub struct Candidate {
     pub objective: f64,
 }
 
-/// The search the budget grid is measured with: generation 1, the one ladders v3-v9 run.
-const BUDGET_GENERATION: crate::search::Generation = crate::search::Generation::V1;
-
 struct BandData {
     human_losses: Vec<i32>,
     human_mean: f64,
@@ -84,14 +81,8 @@ fn search_band(positions: &[OraclePosition], band: u32) -> Vec<Vec<Vec<RootMove>
                 .map(|p| {
                     let Ok(chess) = p.chess() else { return Vec::new() };
                     s.clear();
-                    let limits = Limits {
-                        nodes: Some(nodes),
-                        depth,
-                        multipv: usize::MAX,
-                        min_depth: 1,
-                        generation: BUDGET_GENERATION,
-                        ..Default::default()
-                    };
+                    let limits =
+                        Limits { nodes: Some(nodes), depth, multipv: usize::MAX, min_depth: 1, ..Default::default() };
                     let request = Request { limits, eval: cfg.clone(), ..Default::default() };
                     s.search(&Game::new(chess), &request, &control, &mut Silent).root_moves
                 })

@@ -4,7 +4,7 @@
 //!
 //! The model of one decision, at the ladder point nearest the player's rating: every legal move is
 //! played and resolved by a quiescence search of captures with the point's evaluator (its school's
-//! flags and weights, its generation's values); the leaf's per-group, per-side trace makes the
+//! flags and weights); the leaf's per-group, per-side trace makes the
 //! move's value a linear function of the avatar's weights, `v(w) = Σ_k f_k · w_k + tempo`, exact at
 //! w = 100 up to rounding (the leaf is held fixed). The weights are per side ([`KS`]: the mover's
 //! own groups and the opponent's, as an `.avt` file's `own.`/`opp.` keys set them), so a sided
@@ -27,7 +27,6 @@ use crate::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
 use crate::policy::human::{AVATAR_TILT, AVATAR_TILT_CAP_CP};
 use crate::profile::{Avatar, Ladder};
 use crate::score::MATE;
-use crate::search::Generation;
 use crate::search::see::see_ge;
 use crate::tools::games::GameRecord;
 use shakmaty::{Chess, Color, Move, Position};
@@ -46,7 +45,7 @@ const QS_NODES: u32 = 4000;
 #[derive(Clone)]
 pub struct Point {
     pub elo: i32,
-    /// Flags and weights of the point (no avatar), with its generation's values.
+    /// Flags and weights of the point (no avatar).
     pub eval: EvalConfig,
     /// The choice: Boltzmann λ per pawn and the slip rate.
     pub model: Model,
@@ -64,8 +63,7 @@ impl Point {
             .min_by(|a, b| (f64::from(a.elo) - elo).abs().total_cmp(&(f64::from(b.elo) - elo).abs()))
             .expect("the ladder has points");
         let level = ladder.at(p.elo);
-        let generation: Generation = level.generation;
-        let eval = EvalConfig { params: generation.eval_params(), ..level.eval.clone() };
+        let eval = level.eval.clone();
         Point {
             elo: level.elo,
             eval,

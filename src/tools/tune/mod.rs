@@ -21,7 +21,7 @@ pub mod texel;
 
 pub use crate::tools::optimize::golden_section;
 
-use crate::eval::{EvalConfig, MAX_PHASE, ParamSet, Term, Weights, trace};
+use crate::eval::{EvalConfig, MAX_PHASE, TUNED, Term, Weights, trace};
 use clap::Parser;
 use shakmaty::{Chess, Position};
 use std::process::ExitCode;
@@ -57,8 +57,8 @@ pub struct Args {
     /// Fit every value inside the groups (Texel local search) instead of the group weights.
     #[arg(long)]
     pub values: bool,
-    /// With --values: start from these weights: `classic`, `tuned` or a JSON file.
-    #[arg(long, default_value = "classic")]
+    /// With --values: start from these weights: `tuned` (the evaluator's) or a JSON file.
+    #[arg(long, default_value = "tuned")]
     pub start: String,
     /// With --values: write the fitted weights (JSON) here.
     #[arg(long)]
@@ -71,7 +71,7 @@ pub struct Args {
     #[arg(long)]
     pub alpha: Option<f64>,
     /// With --values: afterwards multiply every value by one factor so that the evaluator keeps
-    /// the classic values' scale against the reference (a fit to a noisy reference shrinks it).
+    /// the starting values' scale against the reference (a fit to a noisy reference shrinks it).
     #[arg(long)]
     pub keep_scale: bool,
     /// With --values: at most this many passes over all values.
@@ -262,8 +262,7 @@ pub fn main(args: Args) -> ExitCode {
 /// `--values`: the Texel local search over every value, written as JSON.
 fn run_values(args: &Args, text: &str) -> ExitCode {
     let start: Weights = match args.start.as_str() {
-        "classic" => ParamSet::Classic.get().w,
-        "tuned" => ParamSet::Tuned.get().w,
+        "tuned" => TUNED.w,
         path => match std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str::<Weights>(&t).map_err(|e| e.to_string()))
@@ -301,10 +300,10 @@ fn run_values(args: &Args, text: &str) -> ExitCode {
     let o = texel::fit(&train, &held, &start, &opts, &mut |line| println!("{line}"));
     let mut weights = o.weights;
     if args.keep_scale {
-        let classic = texel::fit_alpha(&train, ParamSet::Classic.get());
-        let (w, f) = texel::keep_scale(&train, &weights, classic);
+        let before = texel::fit_alpha(&train, &crate::eval::Params::new(0, start));
+        let (w, f) = texel::keep_scale(&train, &weights, before);
         let after = texel::fit_alpha(&train, &crate::eval::Params::new(0, w));
-        println!("keep scale: x {f:.4} (classic alpha {classic:.4}; fitted alpha now {after:.4})");
+        println!("keep scale: x {f:.4} (starting values' alpha {before:.4}; fitted alpha now {after:.4})");
         weights = w;
     }
     let json = serde_json::to_string_pretty(&weights).expect("weights serialise");
