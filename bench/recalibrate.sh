@@ -82,6 +82,10 @@ if run check; then
     "$BIN" humanlike check --oracle "$H/oracle-sf15-d12.jsonl" --ladder "$L" --pgn "$PGN" --test-part \
         --out "$R/check-v$V-sf15-test-part.csv" &
     wait
+    # The issue's held-out test: each point against the humans of its band on the same test-part
+    # positions, the error's 95 % interval from a bootstrap over games (it should contain 0).
+    python3 "$H/point_ci.py" "$W/ladder-v$V-test-moves.jsonl" "$H/oracle.jsonl" "$R/ci-v$V-internal-test-part.csv"
+    python3 "$H/point_ci.py" "$W/ladder-v$V-test-moves.jsonl" "$H/oracle-sf15-d12.jsonl" "$R/ci-v$V-sf15-test-part.csv"
     bench/py.sh "$H/vs_maia.py" "$R/vs-maia-test-part.csv" "$W/ladder-v$V-test-moves.jsonl"
 fi
 if run steps; then
@@ -118,6 +122,13 @@ for chk, cf, name in [(f"check-v{V}-test-part.csv", "human-curve-internal-test.c
             rows.append((f"{name} {r['band']} point {e}: KS", f"{ks:.3f}", ks <= 0.08))
     except FileNotFoundError as e:
         rows.append((f"{name} checks", f"missing {e.filename}", False))
+    try:
+        for r in csv.DictReader(open(f"{R}/ci-v{V}-{name}-test-part.csv")):
+            lo, hi = float(r["error_lo"]), float(r["error_hi"])
+            rows.append((f"{name} {r['band']} point {r['elo']}: error vs band, 95 % interval holds 0",
+                         f"[{lo:+.0f},{hi:+.0f}]", lo <= 0 <= hi))
+    except FileNotFoundError as e:
+        rows.append((f"{name} held-out intervals", f"missing {e.filename}", False))
 try:
     for r in csv.DictReader(open(f"{R}/steps.csv")):
         rows.append((f"step {r['higher']} vs {r['lower']} ({r['games']} games)", f"{r['score']} %", r["pass"] == "yes"))
