@@ -12,7 +12,9 @@
 # Output: bench/results/ladder-v$VERSION/ (fitted ladder, fit log, checks, curves, vs Maia) and
 # bench/results/ladder-steps.csv. Environment: JOBS (default 2), STEP_GAMES (fit trials, 40),
 # GAMES (steps, 200), SRAND (the steps' match seed, 7), SF_DEPTH (12), R (output folder),
-# MAX_TRIALS (the repair's most moves, 12; a stopped repair resumes from the steps recorded in its work folder).
+# MAX_TRIALS (the repair's most moves, 12; a stopped repair resumes from the steps recorded in its work folder),
+# REPAIR_MARGIN (how far inside its window, in percentage points, a repaired step must end on the
+# repair's seed: 3 by default, because a step chosen on one seed scores 2-16 points less on another).
 #
 # Time on 2 cores (measured piecewise in session 16): oracle caches already present: 0; the
 # Stockfish cache of the fit-part positions from scratch: about 3 s a position on a core (8,124
@@ -73,7 +75,8 @@ if run repair; then
     # 200-game steps into their windows (`humanlike model repair`, src/tools/humanlike/repair.rs).
     "$BIN" humanlike model repair --ladder "$R/ladder-v$V-fitted.toml" --jobs "$JOBS" \
         --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 \
-        --games "$GAMES" --concurrency "$JOBS" --max-trials "${MAX_TRIALS:-12}" --work "$W/repair" \
+        --games "$GAMES" --concurrency "$JOBS" --max-trials "${MAX_TRIALS:-12}" --margin "${REPAIR_MARGIN:-3}" \
+        --work "$W/repair" \
         --ladder-out "$L" --csv-out "$R/repair-steps.csv" > "$R/repair.txt" 2> "$R/repair-log.txt"
 fi
 if run check; then

@@ -354,6 +354,11 @@ enum ModelCmd {
         /// Most moves tried.
         #[arg(long, default_value_t = 12)]
         max_trials: usize,
+        /// Percentage points inside its window a step must end to count as repaired (0: the
+        /// window itself). A step chosen on one match seed loses some of its score on another
+        /// (session 28: 2-16 points), so a margin leaves room for that.
+        #[arg(long, default_value_t = 0.0)]
+        margin: f64,
         /// The steps' match seed (openings order, game seeds); check a repair on another one.
         #[arg(long, default_value_t = steps::STEP_SRAND)]
         srand: u64,
@@ -646,6 +651,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     games,
                     concurrency,
                     max_trials,
+                    margin,
                     srand,
                     openings,
                     work,
@@ -672,6 +678,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     pgn_out: None,
                 },
                 max_trials,
+                margin: margin.max(0.0),
                 work: &work,
                 ladder_out: &ladder_out,
                 version,

@@ -19,7 +19,9 @@
 //!    judged it).
 //!
 //! It stops when every step is inside its window, when no candidate is left, or after the most
-//! trials allowed. The per-move limits are never traded for a step.
+//! trials allowed. The per-move limits are never traded for a step. With `--margin M` a step
+//! counts as inside only M percentage points inside its window: the steps a repair keeps were
+//! chosen on one match seed and score less on another, so ending at the window's edge is not enough.
 //!
 //! Every step played is recorded in the work folder (`repair-N.toml`, `repair-N.result.json`); a
 //! run started again with the same folder takes the steps it finds there with the same points,
@@ -49,13 +51,15 @@ pub trait Judge {
 }
 
 /// How far a score lies outside what its gap asks (0 inside), as [`steps::StepResult::passes`]
-/// judges it: the Elo formula's window 200 points apart or more, over 50 % closer than that.
-pub fn outside(score: f64, gap: i32) -> f64 {
+/// judges it: the Elo formula's window 200 points apart or more, over 50 % closer than that;
+/// with a `margin` (percentage points) the window narrowed by it on each side.
+pub fn outside(score: f64, gap: i32, margin: f64) -> f64 {
     if gap < 200 {
-        return if score > 50.0 { 0.0 } else { 50.0 - score + 0.1 };
+        let floor = 50.0 + margin;
+        return if score > floor { 0.0 } else { floor - score + 0.1 };
     }
     let (lo, hi) = steps::step_range(gap);
-    (lo - score).max(score - hi).max(0.0)
+    (lo + margin - score).max(score - (hi - margin)).max(0.0)
 }
 
 /// Whether a point's per-move figures are inside the limits.
@@ -116,11 +120,13 @@ fn key(s: &Setting3) -> [u64; 3] {
 }
 
 /// Repairs `chain` in place (see the module documentation); at most `max_trials` moves are tried.
+/// A step counts as inside only `margin` percentage points inside its window (0: the window).
 pub fn repair(
     chain: &mut [Link],
     bounds: Bounds,
     judge: &mut impl Judge,
     max_trials: usize,
+    margin: f64,
     mut on_trial: impl FnMut(&Trial),
 ) -> Result<Outcome, String> {
     let n = chain.len();
@@ -141,7 +147,7 @@ pub fn repair(
     'search: while trials.len() < max_trials {
         // Failing steps, farthest outside first.
         let mut failing: Vec<(usize, f64)> =
-            (1..n).map(|u| (u, outside(score(&result, u), gap(chain, u)))).filter(|&(_, d)| d > 0.0).collect();
+            (1..n).map(|u| (u, outside(score(&result, u), gap(chain, u), margin))).filter(|&(_, d)| d > 0.0).collect();
         failing.sort_by(|a, b| b.1.total_cmp(&a.1));
         if failing.is_empty() {
             break;
@@ -165,13 +171,13 @@ pub fn repair(
             let Some(&(i, s, e)) = candidates.first() else { continue };
             let from = chain[i].setting;
             let affected: Vec<usize> = [i, i + 1].into_iter().filter(|&u| u >= 1 && u < n).collect();
-            let before: f64 = affected.iter().map(|&u| outside(score(&result, u), gap(chain, u))).sum();
+            let before: f64 = affected.iter().map(|&u| outside(score(&result, u), gap(chain, u), margin)).sum();
             chain[i].setting = s;
             let mut played = Vec::new();
             for &u in &affected {
                 played.push((u, judge.step(chain, u)?));
             }
-            let after: f64 = played.iter().map(|(u, r)| outside(r.score, gap(chain, *u))).sum();
+            let after: f64 = played.iter().map(|(u, r)| outside(r.score, gap(chain, *u), margin)).sum();
             let kept = after < before;
             if kept {
                 for (u, r) in &played {
@@ -211,6 +217,8 @@ pub struct RepairArgs<'a> {
     pub jobs: usize,
     pub steps: steps::StepConfig,
     pub max_trials: usize,
+    /// How far inside its window a step must end (percentage points).
+    pub margin: f64,
     /// Candidate ladders go here.
     pub work: &'a Path,
     pub ladder_out: &'a Path,
@@ -413,7 +421,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
         judge.recorded.len(),
         args.work.display()
     );
-    let out = repair(&mut chain, bounds, &mut judge, args.max_trials, |t| {
+    let out = repair(&mut chain, bounds, &mut judge, args.max_trials, args.margin, |t| {
         let steps: Vec<String> = t.steps.iter().map(|(h, l, s)| format!("{h}/{l} {s:.1} %")).collect();
         eprintln!(
             "model repair: {} {} -> {} (fit part error {:+.1} %, KS {:.3}): {} -> {}",
@@ -526,7 +534,7 @@ mod tests {
         let mut toy = toy(&[900.0, 1010.0, 1330.0, 1500.0]);
         let mut c = chain(&[0.10, 0.10, 0.10, 0.10]);
         let mut seen = 0;
-        let out = repair(&mut c, OPEN, &mut toy, 20, |_| seen += 1).unwrap();
+        let out = repair(&mut c, OPEN, &mut toy, 20, 0.0, |_| seen += 1).unwrap();
         for r in &out.steps {
             assert!(r.passes(), "step {}/{} at {:.1} % is outside its window", r.higher, r.lower, r.score);
         }
@@ -550,7 +558,7 @@ mod tests {
         // Point 1 would need to slip far less than the limits allow: the search stops short.
         let mut toy = toy(&[900.0, 200.0]);
         let mut c = chain(&[0.10, 0.10]);
-        let out = repair(&mut c, OPEN, &mut toy, 50, |_| {}).unwrap();
+        let out = repair(&mut c, OPEN, &mut toy, 50, 0.0, |_| {}).unwrap();
         assert!(!out.steps[0].passes());
         for (i, l) in c.iter().enumerate() {
             assert!(allowed(&toy.per_move(i, &l.setting)), "{l:?}");
@@ -567,7 +575,7 @@ mod tests {
         let mut toy = toy(&[900.0, 1024.0, 1142.0]);
         toy.offset[2] = 0.05;
         let mut c = chain(&[0.10, 0.10, 0.10]);
-        let out = repair(&mut c, OPEN, &mut toy, 10, |_| {}).unwrap();
+        let out = repair(&mut c, OPEN, &mut toy, 10, 0.0, |_| {}).unwrap();
         let moves: Vec<(i32, f64, f64, bool)> =
             out.trials.iter().map(|t| (t.elo, t.to.lambda, t.to.slip_p, t.kept)).collect();
         assert_eq!(moves, vec![(1100, 0.75, 0.10, false), (1300, 1.0, 0.08, true)]);
@@ -616,7 +624,7 @@ mod tests {
         // point 1: 68 / 68 %, kept, and every step passes. Were an undone move barred for good,
         // the search would stop with the last step at 58 %.
         let mut c = chain(&[0.10, 0.10, 0.10, 0.10]);
-        let out = repair(&mut c, OPEN, &mut Scripted, 10, |_| {}).unwrap();
+        let out = repair(&mut c, OPEN, &mut Scripted, 10, 0.0, |_| {}).unwrap();
         let moves: Vec<(i32, bool)> = out.trials.iter().map(|t| (t.elo, t.kept)).collect();
         assert_eq!(moves, vec![(1300, false), (1100, true), (1300, true)]);
         assert!(out.steps.iter().all(|r| r.passes()), "{:?}", out.steps);
@@ -624,11 +632,29 @@ mod tests {
     }
 
     #[test]
+    fn a_margin_walks_a_step_at_the_edge_of_its_window_further_in() {
+        // 125 Elo apart: 67.3 %, just inside 67-85 %. Without a margin it is left alone; with
+        // 4 points it must end at 71 % or more.
+        let mut c = chain(&[0.10, 0.10]);
+        let out = repair(&mut c, OPEN, &mut toy(&[900.0, 1025.0]), 10, 0.0, |_| {}).unwrap();
+        assert!(out.trials.is_empty() && out.steps[0].passes());
+        let out = repair(&mut c, OPEN, &mut toy(&[900.0, 1025.0]), 10, 4.0, |_| {}).unwrap();
+        assert!(!out.trials.is_empty());
+        assert!(out.steps[0].score >= 71.0, "{:.1} %", out.steps[0].score);
+        assert!(out.trials.iter().all(|t| t.kept));
+        assert_eq!(outside(72.0, 200, 4.0), 0.0);
+        // 200 apart: 75.97 % ± 9, narrowed to [70.97, 80.97].
+        assert!((outside(69.0, 200, 4.0) - 1.97).abs() < 0.01);
+        assert!((outside(83.0, 200, 4.0) - 2.03).abs() < 0.01);
+        assert!(outside(53.0, 100, 4.0) > 0.0 && outside(55.0, 100, 4.0) == 0.0);
+    }
+
+    #[test]
     fn a_chain_inside_its_windows_is_left_alone() {
         let mut toy = toy(&[900.0, 1100.0, 1300.0]);
         let mut c = chain(&[0.10, 0.10, 0.10]);
         let start = c.clone();
-        let out = repair(&mut c, OPEN, &mut toy, 10, |_| {}).unwrap();
+        let out = repair(&mut c, OPEN, &mut toy, 10, 0.0, |_| {}).unwrap();
         assert!(out.trials.is_empty());
         assert_eq!(c, start);
         assert_eq!(toy.steps_played, 2);
