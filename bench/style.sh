@@ -7,6 +7,7 @@
 #   STYLE_LEVELS="1500" STYLE_AVATARS="attacker defender" STYLE_POSITIONS=1000 bench/style.sh
 #   STYLE_LEVELS="strong" ...   # the strong profile with a node budget (STYLE_NODES, default 20000)
 #   STYLE_SAMPLE_SEED=2 ...      # another position sample (`--seed`), e.g. to check claims read off the first
+#   STYLE_OUT=bench/results/style/seed3 ...   # another output folder (default bench/results/style)
 #
 # Resumable: each setting's moves go to bench/results/style/records/<elo>-<name>.tsv as they
 # arrive, and a rerun asks only the positions still missing. After each avatar its paired table
@@ -23,7 +24,7 @@ jobs=${STYLE_JOBS:-1}
 [ -f "$pgn" ] || { echo "bench/style.sh: $pgn not found (needs ../shared/data)" >&2; exit 1; }
 # STYLE_BIN: a frozen copy of the binary to measure (default: build and use target/release).
 if [ -n "${STYLE_BIN:-}" ]; then bin=$STYLE_BIN; else nice -n 10 cargo build --release --quiet; bin=target/release/sparring; fi
-out=bench/results/style
+out=${STYLE_OUT:-bench/results/style}
 mkdir -p "$out/records" "$out/tables"
 common=(--positions "$n" --seed "${STYLE_SAMPLE_SEED:-1}" --jobs "$jobs")
 for elo in $levels; do
@@ -47,4 +48,4 @@ for elo in $levels; do
       > "$out/tables/$elo-$a.json.part" && mv "$out/tables/$elo-$a.json.part" "$out/tables/$elo-$a.json"
   done
 done
-bench/py.sh bench/style_report.py
+bench/py.sh bench/style_report.py "$out"

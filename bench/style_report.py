@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "bench/results/style"
+# The folder of bench/style.sh's output (STYLE_OUT there), default bench/results/style.
+OUT = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / "bench/results/style"
 
 RATES = ["capture", "check", "king_zone", "pawn_storm", "sacrifice", "queen_trade", "piece_trade",
          "castles", "structure_damage", "passed_push", "retreat"]
