@@ -45,6 +45,60 @@ pub const KS_TOLERANCE: f64 = 0.08;
 /// Below this fraction of the tolerances the fit stops improving the error and maximises the
 /// move-match rate instead.
 pub const COMFORT: f64 = 0.7;
+
+/// What a model of a point's choice expects on a set of its decisions: the mean loss (cp, capped
+/// at [`super::types::LOSS_CAP`]) against the humans' on the same positions, the KS distance of the
+/// two loss distributions, and the chance of playing the human's move. `model fit`, `prior fit`
+/// and `model repair` judge settings by it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Expected {
+    pub n: usize,
+    pub mean: f64,
+    pub human_mean: f64,
+    pub ks: f64,
+    pub match_rate: f64,
+}
+
+impl Expected {
+    /// The mean loss's error against the humans', as a fraction of theirs.
+    pub fn error(&self) -> f64 {
+        (self.mean - self.human_mean) / self.human_mean.max(1.0)
+    }
+    /// Distance to the acceptance limits (1 = at a limit), as `humanlike fit` measures it.
+    pub fn cost(&self) -> f64 {
+        (self.error().abs() / MEAN_TOLERANCE).max(self.ks / KS_TOLERANCE)
+    }
+
+    /// The expectation over decisions, each given as (the probability of every root move, their
+    /// losses, the index of the human's move, the human's loss).
+    pub fn over<'a>(decisions: impl Iterator<Item = (Vec<f64>, &'a [i32], usize, i32)>) -> Expected {
+        let cap = super::types::LOSS_CAP;
+        let size = cap as usize + 1;
+        let (mut ours, mut theirs) = (vec![0.0; size], vec![0.0; size]);
+        let (mut n, mut mean, mut human_mean, mut matched) = (0usize, 0.0, 0.0, 0.0);
+        for (p, loss, human, human_loss) in decisions {
+            for (pi, &l) in p.iter().zip(loss) {
+                mean += pi * f64::from(l);
+                ours[l.clamp(0, cap) as usize] += pi;
+            }
+            matched += p[human];
+            human_mean += f64::from(human_loss);
+            theirs[human_loss.clamp(0, cap) as usize] += 1.0;
+            n += 1;
+        }
+        if n == 0 {
+            return Expected::default();
+        }
+        let nf = n as f64;
+        let (mut fm, mut fh, mut ks) = (0.0, 0.0, 0.0f64);
+        for (a, b) in ours.iter().zip(&theirs) {
+            fm += a / nf;
+            fh += b / nf;
+            ks = ks.max((fm - fh).abs());
+        }
+        Expected { n, mean: mean / nf, human_mean: human_mean / nf, ks, match_rate: matched / nf }
+    }
+}
 /// Seed of the fit's decisions (the check afterwards uses other seeds).
 pub const FIT_SEED: u64 = 20_261_129;
 

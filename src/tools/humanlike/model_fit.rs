@@ -29,7 +29,8 @@
 //! limits are never traded for the step: a step that the feasible set cannot reach is reported
 //! as missed. The test part's games are the held-out report, next to the point as it is in the ladder given.
 
-use super::fit::{COMFORT, KS_TOLERANCE, MEAN_TOLERANCE};
+use super::fit::COMFORT;
+pub use super::fit::Expected;
 use super::model::{Part, part_of, replay};
 use super::steps;
 use super::types::{LOSS_CAP, OraclePosition};
@@ -65,25 +66,6 @@ struct Decision {
     test: bool,
     /// λ of the point in a decided position, where the model is left out (None: not decided).
     decided: Option<f64>,
-}
-
-/// What the model of the choice expects on a set of decisions.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Expected {
-    pub n: usize,
-    pub mean: f64,
-    pub human_mean: f64,
-    pub ks: f64,
-    pub match_rate: f64,
-}
-
-impl Expected {
-    pub fn error(&self) -> f64 {
-        (self.mean - self.human_mean) / self.human_mean.max(1.0)
-    }
-    pub fn cost(&self) -> f64 {
-        (self.error().abs() / MEAN_TOLERANCE).max(self.ks / KS_TOLERANCE)
-    }
 }
 
 /// A setting of the grid.
@@ -240,31 +222,7 @@ fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
 }
 
 fn expected(ds: &[&Decision], s: &Setting3) -> Expected {
-    let n = ds.len();
-    if n == 0 {
-        return Expected::default();
-    }
-    let cap = LOSS_CAP as usize;
-    let (mut mh, mut hh) = (vec![0.0; cap + 1], vec![0.0; cap + 1]);
-    let (mut mean, mut human_mean, mut matched) = (0.0, 0.0, 0.0);
-    for d in ds {
-        let p = probabilities(d, s);
-        for (pi, &l) in p.iter().zip(&d.loss) {
-            mean += pi * f64::from(l);
-            mh[l.clamp(0, LOSS_CAP) as usize] += pi;
-        }
-        matched += p[d.human];
-        human_mean += f64::from(d.human_loss);
-        hh[d.human_loss.clamp(0, LOSS_CAP) as usize] += 1.0;
-    }
-    let nf = n as f64;
-    let (mut fm, mut fh, mut ks) = (0.0, 0.0, 0.0f64);
-    for x in 0..=cap {
-        fm += mh[x] / nf;
-        fh += hh[x] / nf;
-        ks = ks.max((fm - fh).abs());
-    }
-    Expected { n, mean: mean / nf, human_mean: human_mean / nf, ks, match_rate: matched / nf }
+    Expected::over(ds.iter().map(|d| (probabilities(d, s), &d.loss[..], d.human, d.human_loss)))
 }
 
 /// The grid searched on the fit part's decisions, the slip rate at most `max_slip`.

@@ -13,7 +13,7 @@
 //! inside the acceptance limits (as `humanlike fit` judges) with the highest expected match;
 //! the odd-numbered games are the held-out check, next to the same point without a prior.
 
-use super::fit::{COMFORT, KS_TOLERANCE, MEAN_TOLERANCE};
+use super::fit::{COMFORT, Expected};
 use super::types::{LOSS_CAP, OraclePosition};
 use crate::board::Game;
 use crate::board::notation::uci as uci_of;
@@ -53,26 +53,6 @@ struct Decision {
     human: usize,
     human_loss: i32,
     held_out: bool,
-}
-
-/// What the model expects of a setting on a set of decisions.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Expected {
-    pub n: usize,
-    pub mean: f64,
-    pub human_mean: f64,
-    pub ks: f64,
-    pub match_rate: f64,
-}
-
-impl Expected {
-    pub fn error(&self) -> f64 {
-        (self.mean - self.human_mean) / self.human_mean.max(1.0)
-    }
-    /// Distance to the acceptance limits (1 = at a limit), as `humanlike fit` measures it.
-    pub fn cost(&self) -> f64 {
-        (self.error().abs() / MEAN_TOLERANCE).max(self.ks / KS_TOLERANCE)
-    }
 }
 
 /// The fitted prior of one point.
@@ -236,32 +216,7 @@ fn fit_beta(ds: &[&Decision], lambda: f64, slip_p: f64, target_mean: f64, l2: f6
 }
 
 fn expected(ds: &[&Decision], lambda: f64, beta: &[f64; FEATURES], slip_p: f64) -> Expected {
-    let n = ds.len();
-    if n == 0 {
-        return Expected::default();
-    }
-    let cap = LOSS_CAP as usize;
-    let mut model_hist = vec![0.0; cap + 1];
-    let mut human_hist = vec![0.0; cap + 1];
-    let (mut mean, mut human_mean, mut matched) = (0.0, 0.0, 0.0);
-    for d in ds {
-        let p = probabilities(d, lambda, beta, slip_p);
-        for (pi, &l) in p.iter().zip(&d.loss) {
-            mean += pi * f64::from(l);
-            model_hist[l.clamp(0, LOSS_CAP) as usize] += pi;
-        }
-        matched += p[d.human];
-        human_mean += f64::from(d.human_loss);
-        human_hist[d.human_loss.clamp(0, LOSS_CAP) as usize] += 1.0;
-    }
-    let nf = n as f64;
-    let (mut fm, mut fh, mut ks) = (0.0, 0.0, 0.0f64);
-    for x in 0..=cap {
-        fm += model_hist[x] / nf;
-        fh += human_hist[x] / nf;
-        ks = ks.max((fm - fh).abs());
-    }
-    Expected { n, mean: mean / nf, human_mean: human_mean / nf, ks, match_rate: matched / nf }
+    Expected::over(ds.iter().map(|d| (probabilities(d, lambda, beta, slip_p), &d.loss[..], d.human, d.human_loss)))
 }
 
 fn round_weights(w: [f64; FEATURES]) -> [f64; FEATURES] {
