@@ -288,4 +288,8 @@ fn model_repair_refuses_a_bad_chain_with_a_reason() {
     assert!(e.contains("/nonexistent.toml"), "{e}");
     let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, "--pgn", "/nonexistent.pgn"]);
     assert!(e.contains("/nonexistent.pgn"), "{e}");
+    for m in ["--margin=-1", "--margin=25", "--margin=x"] {
+        let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, m]);
+        assert!(e.contains("--margin"), "{m}: {e}");
+    }
 }

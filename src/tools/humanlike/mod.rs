@@ -678,7 +678,11 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     pgn_out: None,
                 },
                 max_trials,
-                margin: margin.max(0.0),
+                margin: if (0.0..=20.0).contains(&margin) {
+                    margin
+                } else {
+                    return Err(format!("--margin {margin}: must be 0 to 20 percentage points"));
+                },
                 work: &work,
                 ladder_out: &ladder_out,
                 version,
