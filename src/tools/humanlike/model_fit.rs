@@ -561,6 +561,20 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
                 e.match_rate
             );
         }
+        let _ = writeln!(part, "  frontier (fit part; the best expected match at each lambda):");
+        for (s, e) in &f.frontier {
+            let _ = writeln!(
+                part,
+                "    lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}",
+                s.lambda,
+                s.beta,
+                s.slip_p,
+                e.mean,
+                100.0 * e.error(),
+                e.ks,
+                e.match_rate
+            );
+        }
         let _ = writeln!(
             part,
             "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}",
