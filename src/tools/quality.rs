@@ -57,6 +57,24 @@ pub fn table_loss(best: Score, played: Score) -> i32 {
     }
 }
 
+/// A move that loses at least this much (cp, uncapped) is a blunder: the losses above
+/// [`LOSS_CAP`] that the capped mean cannot tell apart (a piece left hanging, not a pawn) and that
+/// decide games between people.
+pub const BLUNDER_CP: i32 = 500;
+
+/// Whether the played move loses at least [`BLUNDER_CP`] against the best, uncapped, a mate
+/// counting as ±[`MATE_AS_BLUNDER_CP`] (so walking into a mate is one, and so is missing one).
+pub fn is_blunder(best: Score, played: Score) -> bool {
+    let cp = |s: Score| match s {
+        Score::Cp(c) => c,
+        Score::Mate(n) if n > 0 => MATE_AS_BLUNDER_CP,
+        Score::Mate(_) => -MATE_AS_BLUNDER_CP,
+    };
+    cp(best) - cp(played) >= BLUNDER_CP
+}
+/// A mate's value for [`is_blunder`].
+pub const MATE_AS_BLUNDER_CP: i32 = 10_000;
+
 /// The loss of a played move from two oracle values (internal scores, side to move's view):
 /// `max(0, value − played)` with mates counted as `±MATE_AS_CP`, uncapped.
 pub fn value_loss(value: i32, played_value: i32) -> i32 {
@@ -66,6 +84,21 @@ pub fn value_loss(value: i32, played_value: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_blunder_is_an_uncapped_loss_of_five_hundred_or_a_mate_walked_into_or_missed() {
+        assert!(is_blunder(Score::Cp(40), Score::Cp(-460)));
+        assert!(!is_blunder(Score::Cp(40), Score::Cp(-459)));
+        // Capped, the two losses below are the same 300; only one of them is a blunder.
+        assert_eq!(table_loss(Score::Cp(0), Score::Cp(-350)), table_loss(Score::Cp(0), Score::Cp(-900)));
+        assert!(!is_blunder(Score::Cp(0), Score::Cp(-350)));
+        assert!(is_blunder(Score::Cp(0), Score::Cp(-900)));
+        assert!(is_blunder(Score::Cp(-200), Score::Mate(-3)));
+        assert!(!is_blunder(Score::Mate(-2), Score::Mate(-1)));
+        assert!(is_blunder(Score::Mate(2), Score::Cp(700)));
+        assert!(!is_blunder(Score::Mate(2), Score::Mate(4)));
+        assert!(!is_blunder(Score::Cp(100), Score::Mate(5)));
+    }
 
     #[test]
     fn rules() {

@@ -151,6 +151,13 @@ impl OraclePosition {
         Some(quality::table_loss(self.best()?.score, played))
     }
 
+    /// Whether a move is a blunder: it loses at least [`quality::BLUNDER_CP`] against the best
+    /// move, uncapped (walking into a mate counts); `None` when the move is not in the table.
+    pub fn blunder(&self, uci: &str) -> Option<bool> {
+        let played = self.score_of(uci)?;
+        Some(quality::is_blunder(self.best()?.score, played))
+    }
+
     pub fn chess(&self) -> Result<Chess, String> {
         crate::board::parse_fen(&self.pos.fen)
     }

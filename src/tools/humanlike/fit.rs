@@ -57,6 +57,11 @@ pub struct Expected {
     pub human_mean: f64,
     pub ks: f64,
     pub match_rate: f64,
+    /// The expected rate of blunders (an uncapped loss of at least
+    /// [`crate::tools::quality::BLUNDER_CP`]) and the humans' rate on the same decisions; 0 where
+    /// the caller does not measure them.
+    pub blunder: f64,
+    pub human_blunder: f64,
 }
 
 impl Expected {
@@ -96,7 +101,14 @@ impl Expected {
             fh += b / nf;
             ks = ks.max((fm - fh).abs());
         }
-        Expected { n, mean: mean / nf, human_mean: human_mean / nf, ks, match_rate: matched / nf }
+        Expected {
+            n,
+            mean: mean / nf,
+            human_mean: human_mean / nf,
+            ks,
+            match_rate: matched / nf,
+            ..Expected::default()
+        }
     }
 }
 /// Seed of the fit's decisions (the check afterwards uses other seeds).

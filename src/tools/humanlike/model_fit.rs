@@ -63,6 +63,9 @@ struct Decision {
     gate: Vec<usize>,
     human: usize,
     human_loss: i32,
+    /// Which root moves are blunders (uncapped loss ≥ `BLUNDER_CP`), and whether the human's is.
+    blunder: Vec<bool>,
+    human_blunder: bool,
     test: bool,
     /// λ of the point in a decided position, where the model is left out (None: not decided).
     decided: Option<f64>,
@@ -184,6 +187,8 @@ fn decision(
         gate: if bare_king_lambda.is_some() { vec![] } else { policy::slip_gate(root, choice) },
         human,
         human_loss: p.loss(&p.pos.human).unwrap_or(LOSS_CAP),
+        blunder: root.iter().map(|r| p.blunder(&uci_of(r.mv)).unwrap_or(true)).collect(),
+        human_blunder: p.blunder(&p.pos.human).unwrap_or(true),
         test: part_of(p.pos.game) == Part::Test,
         decided: bare_king_lambda.or_else(|| crate::policy::human::decided(best).then_some(decided_lambda)),
     })
@@ -222,7 +227,19 @@ fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
 }
 
 fn expected(ds: &[&Decision], s: &Setting3) -> Expected {
-    Expected::over(ds.iter().map(|d| (probabilities(d, s), &d.loss[..], d.human, d.human_loss)))
+    let probs: Vec<Vec<f64>> = ds.iter().map(|d| probabilities(d, s)).collect();
+    let ours: f64 = probs
+        .iter()
+        .zip(ds)
+        .map(|(p, d)| p.iter().zip(&d.blunder).filter(|(_, b)| **b).map(|(p, _)| p).sum::<f64>())
+        .sum();
+    let theirs = ds.iter().filter(|d| d.human_blunder).count() as f64;
+    let mut e = Expected::over(probs.into_iter().zip(ds).map(|(p, d)| (p, &d.loss[..], d.human, d.human_loss)));
+    if e.n > 0 {
+        e.blunder = ours / e.n as f64;
+        e.human_blunder = theirs / e.n as f64;
+    }
+    e
 }
 
 /// The grid searched on the fit part's decisions, the slip rate at most `max_slip`.
@@ -532,7 +549,10 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         max_slip = f.chosen.slip_p;
         fitted = with_point(&fitted, elo, &f.chosen, true)?;
         below = Some(elo);
-        let _ = writeln!(part, "  model        set    lambda  beta   slip     n   mean  humans   error     KS   match");
+        let _ = writeln!(
+            part,
+            "  model        set    lambda  beta   slip     n   mean  humans   error     KS   match  blunders (humans)"
+        );
         for (label, set, s, e) in &f.rows {
             let fields = format!(
                 "{:.3},{:.3},{:.4},{},{:.2},{:.2},{:.2},{:.4},{:.4}",
@@ -549,7 +569,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             let _ = writeln!(csv, "{band},{elo},{label},{set},{fields}");
             let _ = writeln!(
                 part,
-                "  {label:<12} {set:<5} {:7.2} {:5.2} {:6.3} {:5} {:6.1} {:7.1} {:+6.1} % {:.3} {:.4}",
+                "  {label:<12} {set:<5} {:7.2} {:5.2} {:6.3} {:5} {:6.1} {:7.1} {:+6.1} % {:.3} {:.4}  {:5.2} % ({:5.2} %)",
                 s.lambda,
                 s.beta,
                 s.slip_p,
@@ -558,21 +578,25 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
                 e.human_mean,
                 100.0 * e.error(),
                 e.ks,
-                e.match_rate
+                e.match_rate,
+                100.0 * e.blunder,
+                100.0 * e.human_blunder
             );
         }
         let _ = writeln!(part, "  frontier (fit part; the best expected match at each lambda):");
         for (s, e) in &f.frontier {
             let _ = writeln!(
                 part,
-                "    lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}",
+                "    lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}  blunders {:4.2} % ({:4.2} %)",
                 s.lambda,
                 s.beta,
                 s.slip_p,
                 e.mean,
                 100.0 * e.error(),
                 e.ks,
-                e.match_rate
+                e.match_rate,
+                100.0 * e.blunder,
+                100.0 * e.human_blunder
             );
         }
         let _ = writeln!(
@@ -632,6 +656,8 @@ mod tests {
                     loss,
                     gate: vec![1, 2],
                     human,
+                    blunder: vec![false, false, true],
+                    human_blunder: human == 2,
                     test: false,
                     decided: None,
                 }
@@ -679,6 +705,13 @@ mod tests {
         assert!(mean(strong) < mean(weak));
         // The humans' mean loss is 54 cp: a feasible setting is within the comfort band of it.
         assert!((expected(&refs, &strong).human_mean - 54.0).abs() < 1e-9);
+        // Blunders: the humans' third move (10 of 100) and the setting's chance of it.
+        for s in [strong, weak] {
+            let e = expected(&refs, &s);
+            assert!((e.human_blunder - 0.10).abs() < 1e-12);
+            let third = refs.iter().map(|d| probabilities(d, &s)[2]).sum::<f64>() / refs.len() as f64;
+            assert!(third > 0.0 && (e.blunder - third).abs() < 1e-12);
+        }
     }
 
     #[test]

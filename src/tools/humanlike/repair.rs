@@ -498,7 +498,14 @@ mod tests {
         fn per_move(&mut self, i: usize, s: &Setting3) -> Expected {
             // Mean loss rises with the slip rate: +1 % of the humans' per 0.01 of slip over 0.1.
             let error = self.offset[i] + (s.slip_p - 0.1) + 0.01 * (1.0 - s.lambda).max(0.0);
-            Expected { n: 800, mean: 100.0 * (1.0 + error), human_mean: 100.0, ks: 0.03, match_rate: 0.4 }
+            Expected {
+                n: 800,
+                mean: 100.0 * (1.0 + error),
+                human_mean: 100.0,
+                ks: 0.03,
+                match_rate: 0.4,
+                ..Expected::default()
+            }
         }
         fn step(&mut self, chain: &[Link], upper: usize) -> Result<steps::StepResult, String> {
             self.steps_played += 1;
@@ -591,7 +598,14 @@ mod tests {
         fn per_move(&mut self, i: usize, s: &Setting3) -> Expected {
             let ok = (i == 1 || i == 2) && s.lambda < 1.0 && s.slip_p == 0.10;
             let error = if ok { 0.0 } else { 0.5 };
-            Expected { n: 800, mean: 100.0 * (1.0 + error), human_mean: 100.0, ks: 0.03, match_rate: 0.4 }
+            Expected {
+                n: 800,
+                mean: 100.0 * (1.0 + error),
+                human_mean: 100.0,
+                ks: 0.03,
+                match_rate: 0.4,
+                ..Expected::default()
+            }
         }
         fn step(&mut self, chain: &[Link], upper: usize) -> Result<steps::StepResult, String> {
             let weak = |i: usize| chain[i].setting.lambda < 1.0;
