@@ -302,6 +302,22 @@ pub struct Ladder {
     hash: String,
 }
 
+/// A point's deeper look (probability, nodes) as the interpolation toward its neighbour `other`
+/// sees it. A point without one whose every search is at least as large as the neighbour's deeper
+/// look (no depth cap, `nodes` ≥ its `deep_nodes`) looks that deep at every move: it counts as a
+/// deeper look of its own budget with probability 1, so the levels between, say, a point that looks
+/// deeper half the time and a 20000-node point above it look deeper more often as they rise, not
+/// less.
+fn deep_look_beside(p: &LadderPoint, other: &LadderPoint) -> (f64, u64) {
+    if p.deep_p > 0.0 {
+        (p.deep_p, p.deep_nodes)
+    } else if other.deep_p > 0.0 && p.depth.is_none() && p.nodes >= other.deep_nodes {
+        (1.0, p.nodes)
+    } else {
+        (0.0, 0)
+    }
+}
+
 fn lerp(a: f64, b: f64, t: f64) -> f64 {
     // Monotone in t within a segment; clamped so that a segment never overshoots its end point.
     (a + (b - a) * t).clamp(a.min(b), a.max(b))
@@ -494,11 +510,13 @@ impl Ladder {
             None => DeepLook { p: a.deep_p, nodes: a.deep_nodes },
             Some(b) => {
                 let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
-                let nodes = match (a.deep_nodes, b.deep_nodes) {
+                let (ap, an) = deep_look_beside(a, b);
+                let (bp, bn) = deep_look_beside(b, a);
+                let nodes = match (an, bn) {
                     (0, n) | (n, 0) => n,
                     (x, y) => geo(x as f64, y as f64, t).round() as u64,
                 };
-                DeepLook { p: lerp(a.deep_p, b.deep_p, t), nodes }
+                DeepLook { p: lerp(ap, bp, t), nodes }
             }
         };
         let (nodes, depth, choice) = match self.points.get(i + 1) {

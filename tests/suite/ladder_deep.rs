@@ -38,6 +38,30 @@ fn deep_settings_are_validated_and_interpolated() {
     }
 }
 
+#[test]
+fn a_point_that_always_searches_as_deep_counts_as_looking_deeper_every_move() {
+    // Below: depth 1 with a 20000-node look half the time; above: 20000 nodes, no depth cap, at
+    // every move. Between them the levels look deeper more often as they rise (never less often
+    // than the point below), and as deep.
+    let above = "[[point]]\nelo = 2000\nnodes = 20000\nplateau_cp = 0\nlambda = 5.0\nslip_p = 0.0\n\
+                 slip_min_cp = 100\nslip_max_cp = 300\n";
+    let l = Ladder::parse(&format!("{HEAD}{}{above}", point(1000, "deep_p = 0.5\ndeep_nodes = 20000"))).unwrap();
+    let mut last = 0.5;
+    for elo in [1000, 1250, 1500, 1750, 1999] {
+        let d = l.at(elo).deep;
+        assert!(d.p >= last - 1e-12 && d.nodes == 20000, "{elo}: {d:?}");
+        last = d.p;
+    }
+    assert!((l.at(1500).deep.p - 0.75).abs() < 1e-9);
+    // A point above that searches less than the deeper look (or with a depth cap) does not count.
+    for weaker in
+        [above.replace("nodes = 20000", "nodes = 5000"), above.replace("nodes = 20000", "nodes = 20000\ndepth = 3")]
+    {
+        let l = Ladder::parse(&format!("{HEAD}{}{weaker}", point(1000, "deep_p = 0.5\ndeep_nodes = 20000"))).unwrap();
+        assert!((l.at(1500).deep.p - 0.25).abs() < 1e-9, "{:?}", l.at(1500).deep);
+    }
+}
+
 fn player(extra: &str) -> Player {
     let l = Ladder::parse(&format!("{HEAD}{}", point(1000, extra))).unwrap();
     Player { setting: Setting::Level(l.at(1000)), avatar: sparring::profile::Avatar::neutral() }
