@@ -98,7 +98,7 @@ if run steps; then
 fi
 if run sfscale; then
     # Each point against Stockfish 15.1 UCI_Elo just below it (its floor is 1350).
-    OUT="$R/sf-scale" BIN="$PWD/$BIN" bench/sf-scale.sh "${SF_GAMES:-100}" "${SF_TC:-5+0.05}" \
+    OUT="$R/sf-scale" BIN="$PWD/$BIN" LADDER="$L" bench/sf-scale.sh "${SF_GAMES:-100}" "${SF_TC:-5+0.05}" \
         1300:1350 1500:1350 1700:1500 1900:1700 2100:1900 2300:2100 2400:2200
 fi
 if run estimator; then

@@ -9,7 +9,9 @@
 # bench/sf_scale_report.py writes sf-scale.csv, sf-scale-points.csv and sf-scale.svg (equivalent = SF + Elo
 # difference, with the 95 % interval of the match). Everything goes to OUT (default
 # bench/results/sf-scale/ladder-vN, N the version of the built-in ladder in profiles/ladder.toml).
-# Usage: [OUT=DIR] [BIN=sparring] [CONCURRENCY=2] bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
+# LADDER=FILE plays that ladder file's points (`Ladder File`) instead of the built-in ladder (OUT
+# then defaults to bench/results/sf-scale/ladder-vN of the file's version).
+# Usage: [OUT=DIR] [BIN=sparring] [CONCURRENCY=2] [LADDER=FILE] bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
 #   e.g. bench/sf-scale.sh 100 5+0.05 1500:1500 1700:1700 1900:1900 2100:2100 2300:2300 2400:2400
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +21,9 @@ if ! [ -x /usr/games/stockfish ]; then apt-get update -qq && apt-get install -y 
 # BIN: a copy of the binary to play with (so a rebuild during a long run cannot mix versions).
 if [ -z "${BIN:-}" ]; then cargo build --release --quiet; fi
 bin=${BIN:-$PWD/target/release/sparring}
-version=$(sed -n 's/^version *= *\([0-9]*\).*/\1/p' profiles/ladder.toml | head -1)
+ladder_args=()
+if [ -n "${LADDER:-}" ]; then ladder_args=("option.Ladder File=$(realpath "$LADDER")"); fi
+version=$(sed -n 's/^version *= *\([0-9]*\).*/\1/p' "${LADDER:-profiles/ladder.toml}" | head -1)
 out=${OUT:-bench/results/sf-scale/ladder-v$version}
 mkdir -p "$out"
 for p in "${pairs[@]}"; do
@@ -31,7 +35,7 @@ for p in "${pairs[@]}"; do
   rm -f "$stem.pgn" "$stem.json"
   echo "[$(date +%T)] sparring UCI_Elo $ours vs stockfish UCI_Elo $sf, $games games at $tc"
   "$bin" match \
-    -engine cmd="$bin" name="sparring-$ours" option.UCI_LimitStrength=true option.UCI_Elo="$ours" nodes=100000000 \
+    -engine cmd="$bin" name="sparring-$ours" option.UCI_LimitStrength=true option.UCI_Elo="$ours" "${ladder_args[@]}" nodes=100000000 \
     -engine cmd=/usr/games/stockfish name="stockfish-$sf" option.UCI_LimitStrength=true option.UCI_Elo="$sf" tc="$tc" timemargin=100 \
     -each option.Hash=16 -games 2 -rounds $(( (games + 1) / 2 )) -repeat \
     -concurrency "${CONCURRENCY:-2}" -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
