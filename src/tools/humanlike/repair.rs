@@ -490,6 +490,18 @@ mod tests {
         Toy { base: base.to_vec(), offset: vec![0.0; base.len()], steps_played: 0 }
     }
 
+    /// Per-move figures whose mean loss is `error` off the humans' (KS and match fixed).
+    fn with_error(error: f64) -> Expected {
+        Expected {
+            n: 800,
+            mean: 100.0 * (1.0 + error),
+            human_mean: 100.0,
+            ks: 0.03,
+            match_rate: 0.4,
+            ..Expected::default()
+        }
+    }
+
     fn strength(base: f64, s: &Setting3) -> f64 {
         base - 2000.0 * (s.slip_p - 0.1) + 40.0 * s.lambda.ln()
     }
@@ -498,14 +510,7 @@ mod tests {
         fn per_move(&mut self, i: usize, s: &Setting3) -> Expected {
             // Mean loss rises with the slip rate: +1 % of the humans' per 0.01 of slip over 0.1.
             let error = self.offset[i] + (s.slip_p - 0.1) + 0.01 * (1.0 - s.lambda).max(0.0);
-            Expected {
-                n: 800,
-                mean: 100.0 * (1.0 + error),
-                human_mean: 100.0,
-                ks: 0.03,
-                match_rate: 0.4,
-                ..Expected::default()
-            }
+            with_error(error)
         }
         fn step(&mut self, chain: &[Link], upper: usize) -> Result<steps::StepResult, String> {
             self.steps_played += 1;
@@ -598,14 +603,7 @@ mod tests {
         fn per_move(&mut self, i: usize, s: &Setting3) -> Expected {
             let ok = (i == 1 || i == 2) && s.lambda < 1.0 && s.slip_p == 0.10;
             let error = if ok { 0.0 } else { 0.5 };
-            Expected {
-                n: 800,
-                mean: 100.0 * (1.0 + error),
-                human_mean: 100.0,
-                ks: 0.03,
-                match_rate: 0.4,
-                ..Expected::default()
-            }
+            with_error(error)
         }
         fn step(&mut self, chain: &[Link], upper: usize) -> Result<steps::StepResult, String> {
             let weak = |i: usize| chain[i].setting.lambda < 1.0;
