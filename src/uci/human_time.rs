@@ -11,14 +11,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The rating the time model uses for a profile: the `UCI_Elo` it plays like on the built-in
-/// ladder (`bench/profile-scale.sh`, 300 games each against three ladder points, rounded to 50:
-/// `club` 1515 [1467, 1561], `reduced` 1743 [1684, 1792]); `random`, below the ladder's floor, as
+/// ladder (`bench/profile-scale.sh`, 300 games each against three points of ladder v16, rounded to
+/// 50: `club` 1467 [1421, 1511], `reduced` 1785 [1745, 1821]); `random`, below the ladder's floor, as
 /// the weakest band people play in.
 pub fn profile_rating(name: &str) -> f64 {
     match name {
         "random" => 1000.0,
-        "club" => 1500.0,
-        _ => 1750.0,
+        "club" => 1450.0,
+        _ => 1800.0,
     }
 }
 
