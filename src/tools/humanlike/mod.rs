@@ -312,7 +312,7 @@ enum ModelCmd {
         jobs: usize,
         #[arg(long, default_value = "bench/results/humanlike-model-fit.csv")]
         csv_out: PathBuf,
-        /// Write the fitted ladder (the input with the fitted points' lambda, beta, slip_p) here.
+        /// Write the fitted ladder (the input with the fitted points' lambda, beta, slip_p and, with --deep-p, deep_p) here.
         #[arg(long)]
         ladder_out: Option<PathBuf>,
         /// Version written into --ladder-out (default: the input's).
@@ -329,6 +329,10 @@ enum ModelCmd {
         /// Candidate ladders and step games go here.
         #[arg(long, default_value = "target/ladder-fit")]
         work: PathBuf,
+        /// Deeper-look probabilities to fit (0-1, e.g. 0.5 0.75 1) for the points that have a
+        /// deeper look; their per-move frontier then spans these too (default: each point's own).
+        #[arg(long, num_args = 1..)]
+        deep_p: Vec<f64>,
     },
     /// Move a fitted ladder's points one notch at a time (slip rate or lambda) until every self-play
     /// step between them fits the Elo formula, each point staying inside the per-move limits on its
@@ -612,8 +616,12 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     step_concurrency,
                     openings,
                     work,
+                    deep_p,
                 },
         } => {
+            if let Some(p) = deep_p.iter().find(|p| !(0.0..=1.0).contains(*p)) {
+                return Err(format!("--deep-p {p}: a probability must lie in 0..=1"));
+            }
             let steps = (step_games > 0)
                 .then(|| -> Result<steps::StepConfig, String> {
                     Ok(steps::StepConfig {
@@ -637,6 +645,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 version,
                 steps,
                 work: &work,
+                deep_ps: deep_p,
             })?;
             Ok(ExitCode::SUCCESS)
         }

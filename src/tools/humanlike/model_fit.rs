@@ -4,13 +4,15 @@
 //! (slips aside). For each BAND:ELO pair the band's eligible bench positions (movers that are not
 //! computer accounts, the position replayed from the PGN so the model sees the last move) are
 //! searched exactly as the point searches them in play ([`Player::search_weak`]); each root move
-//! gets its oracle loss and its model log-probability. The choice is then a model with no
-//! randomness left in it, so the expected rate of playing the human's move, the expected mean loss
-//! and the Kolmogorov–Smirnov distance of the expected loss distribution to the humans' follow
-//! exactly.
+//! gets its oracle loss and its model log-probability. A point that looks deeper now and then is
+//! searched both ways (its own budget, and its deeper look), and its choice is the mixture of the
+//! two in its deeper-look proportion. The choice is then a model with no randomness left in it, so
+//! the expected rate of playing the human's move, the expected mean loss and the
+//! Kolmogorov–Smirnov distance of the expected loss distribution to the humans' follow exactly.
 //!
-//! **The objective** (issue 23: both halves on one scale). A setting (λ, β, slip rate) from the
-//! grid [`LAMBDAS`] × [`BETAS`] × [`SLIPS`] is *per-move feasible* when, on the fit and
+//! **The objective** (issue 23: both halves on one scale). A setting (λ, β, slip rate; with
+//! `--deep-p`, the deeper-look probability too) from the grid [`LAMBDAS`] × [`BETAS`] × [`SLIPS`]
+//! is *per-move feasible* when, on the fit and
 //! validation parts' games, its mean loss is within `COMFORT`·[`MEAN_TOLERANCE`] of the humans'
 //! and its KS within `COMFORT`·[`KS_TOLERANCE`] (the slack keeps the held-out part inside the
 //! limits). Points are fitted in Elo order, a point's slip rate at most the one below it. Without
@@ -18,8 +20,8 @@
 //! nearest the limits). With `--step-games N` the lowest point fitted has no point below to play,
 //! so it takes the weakest feasible setting (the highest expected mean loss the limits allow),
 //! which leaves the points above the most room to be stronger; for the others the feasible
-//! settings are reduced to one per λ
-//! (the best match at that λ; larger λ plays stronger at the same per-move loss), and the point
+//! settings are reduced to one per deeper-look probability and λ
+//! (the best match there; larger λ and a deeper look play stronger at the same per-move loss), and the point
 //! plays the fitted point below it N games for candidates chosen by bisection over λ, starting
 //! from the best match: a score below the step range ([`steps::step_range`], the Elo formula's
 //! expectation ± [`steps::STEP_TOLERANCE`]) moves to larger λ, above it to smaller. The first
@@ -55,28 +57,40 @@ pub const MAX_STEP_TRIES: usize = 4;
 /// Seed of the searches' deeper-look draws.
 pub const MODEL_FIT_SEED: u64 = super::fit::FIT_SEED;
 
-/// One decision of the point on one human position.
-struct Decision {
+/// What one of the point's searches makes of a position: each root move's score against the best
+/// (pawns; None: mated), the slip gate, and λ when the position is decided (the model left out).
+#[derive(Clone)]
+struct Branch {
     delta: Vec<Option<f64>>,
+    gate: Vec<usize>,
+    decided: Option<f64>,
+}
+
+/// One decision of the point on one human position: its search at its own budget (`shallow`) and,
+/// for a point that looks deeper now and then, its deeper look (`deep`), root moves in the order
+/// of `shallow`. A setting's choice is the mixture of the two with its deeper-look probability, so
+/// the expectations are exact over that draw too.
+struct Decision {
+    shallow: Branch,
+    deep: Option<Branch>,
     logp: Vec<f64>,
     loss: Vec<i32>,
-    gate: Vec<usize>,
     human: usize,
     human_loss: i32,
     /// Which root moves are blunders (uncapped loss ≥ `BLUNDER_CP`), and whether the human's is.
     blunder: Vec<bool>,
     human_blunder: bool,
     test: bool,
-    /// λ of the point in a decided position, where the model is left out (None: not decided).
-    decided: Option<f64>,
 }
 
-/// A setting of the grid.
+/// A setting of the grid: the choice (λ, β, slip rate) and, for a point with a deeper look, how
+/// often it takes it (ignored by a point without one).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setting3 {
     pub lambda: f64,
     pub beta: f64,
     pub slip_p: f64,
+    pub deep_p: f64,
 }
 
 /// The fit of one point.
@@ -120,8 +134,23 @@ fn usable<'a>(positions: &'a [OraclePosition], games: &[GameRecord]) -> Vec<&'a 
         .collect()
 }
 
+/// The point's two searches: at its own budget without the deeper look, and the deeper look
+/// itself (None for a point without one).
+fn searches(level: &LevelSettings) -> (Player, Option<Player>) {
+    let player = |l: LevelSettings| Player { setting: Setting::Level(l), avatar: Avatar::neutral() };
+    let mut shallow = level.clone();
+    shallow.deep.p = 0.0;
+    if level.deep.p <= 0.0 || level.deep.nodes <= level.nodes {
+        return (player(shallow), None);
+    }
+    let mut deep = shallow.clone();
+    deep.nodes = level.deep.nodes;
+    deep.depth = None;
+    (player(shallow), Some(player(deep)))
+}
+
 fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRecord], jobs: usize) -> Vec<Decision> {
-    let player = Player { setting: Setting::Level(level.clone()), avatar: Avatar::neutral() };
+    let (shallow, deep) = searches(level);
     let model = level.human.as_ref().map(|h| (h.model.clone(), h.rating));
     let decided_lambda = level.human.as_ref().map_or(1.0, |h| h.decided_lambda);
     let bare_king_lambda = level.human.as_ref().and_then(|h| h.bare_king_lambda);
@@ -131,7 +160,7 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
         let handles: Vec<_> = positions
             .chunks(chunk)
             .map(|part| {
-                let (player, model) = (&player, &model);
+                let (shallow, deep, model) = (&shallow, &deep, &model);
                 scope.spawn(move || {
                     let mut weak = Searcher::new(WEAK_HASH_MB);
                     let control = Control::default();
@@ -141,15 +170,17 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
                             if uci_of(human) != p.pos.human {
                                 return None;
                             }
-                            let res = player.search_weak(&mut weak, &MoveRequest::new(&game, MODEL_FIT_SEED), &control);
+                            let request = MoveRequest::new(&game, MODEL_FIT_SEED);
+                            let bare = bare_king_lambda.filter(|_| crate::policy::human::against_bare_king(game.pos()));
+                            let res = shallow.search_weak(&mut weak, &request, &control);
                             let root = &res.root_moves;
                             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
+                            let deeper = deep.as_ref().map(|d| d.search_weak(&mut weak, &request, &control).root_moves);
                             let logp = match model {
                                 Some((m, rating)) => m.game_log_probs(&game, &moves, *rating),
                                 None => vec![0.0; moves.len()],
                             };
-                            let bare = bare_king_lambda.filter(|_| crate::policy::human::against_bare_king(game.pos()));
-                            decision(p, root, &level.choice, logp, decided_lambda, bare)
+                            decision(p, root, deeper.as_deref(), &level.choice, logp, decided_lambda, bare)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -159,9 +190,44 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
     })
 }
 
+/// One search's view of the root moves `order` (the first search's order).
+fn branch(
+    root: &[crate::search::RootMove],
+    order: &[Move],
+    choice: &policy::ChoiceSettings,
+    decided_lambda: f64,
+    bare_king_lambda: Option<f64>,
+) -> Option<Branch> {
+    let best = root.iter().map(|r| r.score).max()?;
+    if best > crate::score::MATE_BOUND || root.iter().all(|r| crate::score::is_mated(r.score)) {
+        return None;
+    }
+    let by_move: Vec<&crate::search::RootMove> =
+        order.iter().map(|m| root.iter().find(|r| r.mv == *m)).collect::<Option<_>>()?;
+    // The gate indexes the search's own root list; map it to `order`.
+    let gate = if bare_king_lambda.is_some() {
+        // Against a bare king (when the ladder says so) the player does not slip.
+        vec![]
+    } else {
+        policy::slip_gate(root, choice)
+            .into_iter()
+            .map(|i| order.iter().position(|m| *m == root[i].mv))
+            .collect::<Option<Vec<usize>>>()?
+    };
+    Some(Branch {
+        delta: by_move
+            .iter()
+            .map(|r| (!crate::score::is_mated(r.score)).then(|| f64::from(r.score - best) / 100.0))
+            .collect(),
+        gate,
+        decided: bare_king_lambda.or_else(|| crate::policy::human::decided(best).then_some(decided_lambda)),
+    })
+}
+
 fn decision(
     p: &OraclePosition,
     root: &[crate::search::RootMove],
+    deeper: Option<&[crate::search::RootMove]>,
     choice: &policy::ChoiceSettings,
     logp: Vec<f64>,
     decided_lambda: f64,
@@ -170,60 +236,71 @@ fn decision(
     if root.len() < 2 {
         return None;
     }
-    let best = root.iter().map(|r| r.score).max()?;
-    if best > crate::score::MATE_BOUND || root.iter().all(|r| crate::score::is_mated(r.score)) {
-        return None;
-    }
-    let human = root.iter().position(|r| uci_of(r.mv) == p.pos.human)?;
+    let order: Vec<Move> = root.iter().map(|r| r.mv).collect();
+    let shallow = branch(root, &order, choice, decided_lambda, bare_king_lambda)?;
+    let deep = match deeper {
+        Some(d) => Some(branch(d, &order, choice, decided_lambda, bare_king_lambda)?),
+        None => None,
+    };
+    // Against a bare king the player always takes its deeper look.
+    let shallow = match (&deep, bare_king_lambda) {
+        (Some(d), Some(_)) => d.clone(),
+        _ => shallow,
+    };
+    let human = order.iter().position(|m| uci_of(*m) == p.pos.human)?;
     Some(Decision {
-        delta: root
-            .iter()
-            .map(|r| (!crate::score::is_mated(r.score)).then(|| f64::from(r.score - best) / 100.0))
-            .collect(),
+        shallow,
+        deep,
         logp,
-        loss: root.iter().map(|r| p.loss(&uci_of(r.mv)).unwrap_or(LOSS_CAP)).collect(),
-        // The gate does not depend on the slip rate, only on the gate's bounds; against a bare king
-        // (when the ladder says so) the player does not slip.
-        gate: if bare_king_lambda.is_some() { vec![] } else { policy::slip_gate(root, choice) },
+        loss: order.iter().map(|m| p.loss(&uci_of(*m)).unwrap_or(LOSS_CAP)).collect(),
         human,
         human_loss: p.loss(&p.pos.human).unwrap_or(LOSS_CAP),
-        blunder: root.iter().map(|r| p.blunder(&uci_of(r.mv)).unwrap_or(true)).collect(),
+        blunder: order.iter().map(|m| p.blunder(&uci_of(*m)).unwrap_or(true)).collect(),
         human_blunder: p.blunder(&p.pos.human).unwrap_or(true),
         test: part_of(p.pos.game) == Part::Test,
-        decided: bare_king_lambda.or_else(|| crate::policy::human::decided(best).then_some(decided_lambda)),
     })
 }
 
-fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
+fn branch_probabilities(b: &Branch, logp: &[f64], s: &Setting3) -> Vec<f64> {
     // As the player does: in a decided position the model is left out.
-    let s = &match d.decided {
+    let s = &match b.decided {
         Some(lambda) => Setting3 { lambda, beta: 0.0, ..*s },
         None => *s,
     };
-    let logits: Vec<f64> = d
-        .delta
-        .iter()
-        .zip(&d.logp)
-        .map(|(dl, lp)| dl.map_or(f64::NEG_INFINITY, |x| s.lambda * x + s.beta * lp))
-        .collect();
+    let logits: Vec<f64> =
+        b.delta.iter().zip(logp).map(|(dl, lp)| dl.map_or(f64::NEG_INFINITY, |x| s.lambda * x + s.beta * lp)).collect();
     let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let w: Vec<f64> = logits.iter().map(|l| if l.is_finite() { (l - top).exp() } else { 0.0 }).collect();
     let total: f64 = w.iter().sum();
     let mut p: Vec<f64> = w.iter().map(|x| x / total).collect();
-    if !d.gate.is_empty() && s.slip_p > 0.0 {
+    if !b.gate.is_empty() && s.slip_p > 0.0 {
         for x in &mut p {
             *x *= 1.0 - s.slip_p;
         }
         // A slip draws among the gate's moves with weights exp(β·ln P_human), as the policy does
         // (uniformly when β is 0 or the model is left out).
-        let top = d.gate.iter().map(|&i| s.beta * d.logp[i]).fold(f64::NEG_INFINITY, f64::max);
-        let w: Vec<f64> = d.gate.iter().map(|&i| (s.beta * d.logp[i] - top).exp()).collect();
+        let top = b.gate.iter().map(|&i| s.beta * logp[i]).fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = b.gate.iter().map(|&i| (s.beta * logp[i] - top).exp()).collect();
         let total: f64 = w.iter().sum();
-        for (&i, wi) in d.gate.iter().zip(&w) {
+        for (&i, wi) in b.gate.iter().zip(&w) {
             p[i] += s.slip_p * wi / total;
         }
     }
     p
+}
+
+/// The point's chance of each root move: its choice after its own search, mixed with its choice
+/// after the deeper look in the setting's proportion.
+fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
+    let shallow = || branch_probabilities(&d.shallow, &d.logp, s);
+    match &d.deep {
+        Some(deep) if s.deep_p >= 1.0 => branch_probabilities(deep, &d.logp, s),
+        Some(deep) if s.deep_p > 0.0 => {
+            let q = branch_probabilities(deep, &d.logp, s);
+            shallow().iter().zip(q).map(|(a, b)| (1.0 - s.deep_p) * a + s.deep_p * b).collect()
+        }
+        _ => shallow(),
+    }
 }
 
 fn expected(ds: &[&Decision], s: &Setting3) -> Expected {
@@ -246,25 +323,27 @@ fn expected(ds: &[&Decision], s: &Setting3) -> Expected {
 struct Grid {
     /// The feasible setting with the best expected match (none feasible: the one nearest the limits).
     best: (Setting3, Expected),
-    /// The per-move feasible settings, one per λ (the best match at that λ), by λ.
+    /// The per-move feasible settings, one per deeper-look probability and λ (the best match
+    /// there), by deeper-look probability, then λ.
     frontier: Vec<(Setting3, Expected)>,
     weakest: Option<Setting3>,
     strongest: Option<Setting3>,
 }
 
-fn grid(fit: &[&Decision], max_slip: f64) -> Grid {
+/// The grid over `deep_ps` (the deeper-look probabilities tried) × λ × β × slip rate.
+fn grid(fit: &[&Decision], max_slip: f64, deep_ps: &[f64]) -> Grid {
     let mut best: Option<(Setting3, Expected)> = None;
     let mut frontier: Vec<(Setting3, Expected)> = Vec::new();
     let mut weakest: Option<(Setting3, Expected)> = None;
     let mut strongest: Option<(Setting3, Expected)> = None;
-    for lambda in LAMBDAS {
+    for (deep_p, lambda) in deep_ps.iter().flat_map(|&d| LAMBDAS.map(|l| (d, l))) {
         let mut at_lambda: Option<(Setting3, Expected)> = None;
         for beta in BETAS {
             for slip_p in SLIPS {
                 if slip_p > max_slip + 1e-12 {
                     continue;
                 }
-                let s = Setting3 { lambda, beta, slip_p };
+                let s = Setting3 { lambda, beta, slip_p, deep_p };
                 let e = expected(fit, &s);
                 let better = match &best {
                     None => true,
@@ -302,16 +381,20 @@ fn grid(fit: &[&Decision], max_slip: f64) -> Grid {
 }
 
 /// Fits one point on its band's positions; its slip rate may not exceed `max_slip` (the fitted rate
-/// of the point below it, so that the ladder's slips fall with Elo).
+/// of the point below it, so that the ladder's slips fall with Elo). A point with a deeper look is
+/// fitted over the deeper-look probabilities `deep_ps` as well (empty: its own only).
 pub fn fit_point(
     ladder: &Ladder,
     (band, elo): (u32, i32),
     positions: &[OraclePosition],
     games: &[GameRecord],
     max_slip: f64,
+    deep_ps: &[f64],
     jobs: usize,
 ) -> Result<PointFit, String> {
     let level = ladder.at(elo);
+    let base_deep = level.deep.p;
+    let deep_ps: Vec<f64> = if base_deep > 0.0 && !deep_ps.is_empty() { deep_ps.to_vec() } else { vec![base_deep] };
     let base_lambda = level.choice.lambda.ok_or_else(|| format!("point {elo} has no lambda"))?;
     let base_slip = level.choice.slip_p;
     let base_beta = level.human.as_ref().map_or(0.0, |h| h.beta);
@@ -344,16 +427,16 @@ pub fn fit_point(
     if fit.len() < 100 || test.is_empty() {
         return Err(format!("band {band}: only {} fit decisions (need 100) and {} test", fit.len(), test.len()));
     }
-    let now = Setting3 { lambda: base_lambda, beta: base_beta, slip_p: base_slip };
+    let now = Setting3 { lambda: base_lambda, beta: base_beta, slip_p: base_slip, deep_p: base_deep };
     let mut rows = vec![
         ("as is".to_string(), "fit", now, expected(&fit, &now)),
         ("as is".to_string(), "test", now, expected(&test, &now)),
     ];
-    let Grid { best: (chosen, e), frontier, weakest, strongest } = grid(&fit, max_slip);
+    let Grid { best: (chosen, e), frontier, weakest, strongest } = grid(&fit, max_slip, &deep_ps);
     rows.push(("with model".to_string(), "fit", chosen, e));
     rows.push(("with model".to_string(), "test", chosen, expected(&test, &chosen)));
     // The model's own top-1 (β alone, λ → 0) on the same decisions, for the report.
-    let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0 };
+    let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0, deep_p: base_deep };
     rows.push(("model alone".to_string(), "test", alone, expected(&test, &alone)));
     let (test, fit): (Vec<Decision>, Vec<Decision>) = ds.into_iter().partition(|d| d.test);
     Ok(PointFit { band, elo, chosen, rows, frontier, weakest, strongest, fit, test })
@@ -375,6 +458,9 @@ pub struct FitArgs<'a> {
     pub steps: Option<steps::StepConfig>,
     /// Where candidate ladders and the steps CSV go.
     pub work: &'a Path,
+    /// Deeper-look probabilities to fit for the points that have a deeper look (empty: each
+    /// point's own).
+    pub deep_ps: Vec<f64>,
 }
 
 /// One self-play trial of the fit.
@@ -393,6 +479,9 @@ pub(super) fn with_point(base: &Ladder, elo: i32, s: &Setting3, keep_above: bool
     p.lambda = Some(round_to(s.lambda, 4));
     p.beta = Some(round_to(s.beta, 4));
     p.slip_p = round_to(s.slip_p, 5);
+    if p.deep_nodes > p.nodes {
+        p.deep_p = round_to(s.deep_p, 4);
+    }
     if keep_above {
         // Slips must fall with Elo: a point above that is not fitted yet is held to this rate.
         for p in l.points.iter_mut().filter(|p| p.elo > elo) {
@@ -434,8 +523,9 @@ fn choose_by_steps(
         let t0 = std::time::Instant::now();
         let result = steps::play_step(&path, f.elo, lower, cfg)?;
         let line = format!(
-            "  step {} vs {lower}: lambda {:.2} beta {:.2} slip {:.3} (match {match_rate:.4}): {} games {:.1} % ± {:.1} [{:.0} s]",
+            "  step {} vs {lower}: deep {:.2} lambda {:.2} beta {:.2} slip {:.3} (match {match_rate:.4}): {} games {:.1} % ± {:.1} [{:.0} s]",
             f.elo,
+            s.deep_p,
             s.lambda,
             s.beta,
             s.slip_p,
@@ -516,7 +606,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let eligible = super::stats::eligible(&all, None);
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
     let mut csv = String::from(
-        "band,elo,model,set,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n",
+        "band,elo,model,set,deep_p,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n",
     );
     let mut out = String::new();
     let mut pairs = args.pairs.clone();
@@ -526,9 +616,13 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let mut below: Option<i32> = None;
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let mut f = fit_point(&fitted, (band, elo), &positions, &games, max_slip, args.jobs)?;
+        let mut f = fit_point(&fitted, (band, elo), &positions, &games, max_slip, &args.deep_ps, args.jobs)?;
         let mut part = String::new();
-        let _ = writeln!(part, "\nband {band} point {elo}: {} per-move feasible settings by lambda", f.frontier.len());
+        let _ = writeln!(
+            part,
+            "\nband {band} point {elo}: {} per-move feasible settings by deeper look and lambda",
+            f.frontier.len()
+        );
         // The self-play trials print their lines as they finish; the rest of the part is printed
         // once the point is fitted (each line once).
         eprint!("{part}");
@@ -551,11 +645,12 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         below = Some(elo);
         let _ = writeln!(
             part,
-            "  model        set    lambda  beta   slip     n   mean  humans   error     KS   match  blunders (humans)"
+            "  model        set    deep  lambda  beta   slip     n   mean  humans   error     KS   match  blunders (humans)"
         );
         for (label, set, s, e) in &f.rows {
             let fields = format!(
-                "{:.3},{:.3},{:.4},{},{:.2},{:.2},{:.2},{:.4},{:.4}",
+                "{:.3},{:.3},{:.3},{:.4},{},{:.2},{:.2},{:.2},{:.4},{:.4}",
+                s.deep_p,
                 s.lambda,
                 s.beta,
                 s.slip_p,
@@ -569,7 +664,8 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             let _ = writeln!(csv, "{band},{elo},{label},{set},{fields}");
             let _ = writeln!(
                 part,
-                "  {label:<12} {set:<5} {:7.2} {:5.2} {:6.3} {:5} {:6.1} {:7.1} {:+6.1} % {:.3} {:.4}  {:5.2} % ({:5.2} %)",
+                "  {label:<12} {set:<5} {:5.2} {:7.2} {:5.2} {:6.3} {:5} {:6.1} {:7.1} {:+6.1} % {:.3} {:.4}  {:5.2} % ({:5.2} %)",
+                s.deep_p,
                 s.lambda,
                 s.beta,
                 s.slip_p,
@@ -583,11 +679,12 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
                 100.0 * e.human_blunder
             );
         }
-        let _ = writeln!(part, "  frontier (fit part; the best expected match at each lambda):");
+        let _ = writeln!(part, "  frontier (fit part; the best expected match at each deeper look and lambda):");
         for (s, e) in &f.frontier {
             let _ = writeln!(
                 part,
-                "    lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}  blunders {:4.2} % ({:4.2} %)",
+                "    deep {:4.2}  lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}  blunders {:4.2} % ({:4.2} %)",
+                s.deep_p,
                 s.lambda,
                 s.beta,
                 s.slip_p,
@@ -601,8 +698,8 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         }
         let _ = writeln!(
             part,
-            "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}",
-            f.chosen.lambda, f.chosen.beta, f.chosen.slip_p
+            "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}  deep_p = {:.2}",
+            f.chosen.lambda, f.chosen.beta, f.chosen.slip_p, f.chosen.deep_p
         );
         eprint!("{}", &part[printed..]);
         out.push_str(&part);
@@ -650,16 +747,15 @@ mod tests {
                 };
                 let loss = vec![0, 60, 300];
                 Decision {
-                    delta: vec![Some(0.0), Some(-0.6), Some(-3.0)],
+                    shallow: Branch { delta: vec![Some(0.0), Some(-0.6), Some(-3.0)], gate: vec![1, 2], decided: None },
+                    deep: None,
                     logp: vec![0.4f64.ln(), 0.5f64.ln(), 0.1f64.ln()],
                     human_loss: loss[human],
                     loss,
-                    gate: vec![1, 2],
                     human,
                     blunder: vec![false, false, true],
                     human_blunder: human == 2,
                     test: false,
-                    decided: None,
                 }
             })
             .collect()
@@ -670,7 +766,7 @@ mod tests {
         for lambda in LAMBDAS {
             for beta in BETAS {
                 for slip_p in SLIPS.into_iter().filter(|&s| s <= max_slip + 1e-12) {
-                    all.push(Setting3 { lambda, beta, slip_p });
+                    all.push(Setting3 { lambda, beta, slip_p, deep_p: 0.0 });
                 }
             }
         }
@@ -681,7 +777,7 @@ mod tests {
     fn the_grid_keeps_feasible_settings_and_finds_both_extremes() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, 0.05);
+        let g = grid(&refs, 0.05, &[0.0]);
         let feasible: Vec<(Setting3, Expected)> = every_setting(0.05)
             .into_iter()
             .map(|s| (s, expected(&refs, &s)))
@@ -715,10 +811,50 @@ mod tests {
     }
 
     #[test]
+    fn a_deeper_look_mixes_in_its_proportion() {
+        // The deeper look sees the 60 cp move as the best: a point that takes it more often plays it
+        // more often, in exact proportion, and the grid over deeper looks keeps its frontier in
+        // deeper-look order.
+        let mut ds = decisions();
+        for d in &mut ds {
+            d.deep = Some(Branch { delta: vec![Some(-0.2), Some(0.0), Some(-3.0)], gate: vec![2], decided: None });
+        }
+        let refs: Vec<&Decision> = ds.iter().collect();
+        let at = |deep_p: f64| Setting3 { lambda: 4.0, beta: 1.0, slip_p: 0.05, deep_p };
+        let (shallow, deep) = (probabilities(refs[0], &at(0.0)), probabilities(refs[0], &at(1.0)));
+        assert_eq!(shallow, branch_probabilities(&refs[0].shallow, &refs[0].logp, &at(0.0)));
+        assert!(deep[1] > shallow[1]);
+        let mixed = probabilities(refs[0], &at(0.25));
+        for i in 0..3 {
+            assert!((mixed[i] - (0.75 * shallow[i] + 0.25 * deep[i])).abs() < 1e-12);
+        }
+        assert!((mixed.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let e = |p: f64| expected(&refs, &at(p));
+        assert!(e(0.0).mean < e(0.5).mean && e(0.5).mean < e(1.0).mean, "the 60 cp move costs more often");
+        let g = grid(&refs, 0.05, &[0.0, 0.5, 1.0]);
+        assert!(g.frontier.windows(2).all(|w| (w[0].0.deep_p, w[0].0.lambda) < (w[1].0.deep_p, w[1].0.lambda)));
+        assert!(g.frontier.iter().any(|(s, _)| s.deep_p == 0.0));
+        // A decision without a deeper look ignores the probability.
+        let plain = decisions();
+        assert_eq!(probabilities(&plain[0], &at(0.0)), probabilities(&plain[0], &at(1.0)));
+    }
+
+    #[test]
+    fn a_fitted_deeper_look_is_written_only_where_the_point_has_one() {
+        let ladder = Ladder::builtin();
+        let s = Setting3 { lambda: 1.0, beta: 1.0, slip_p: 0.0, deep_p: 0.75 };
+        let with = with_point(&ladder, 1300, &s, true).unwrap();
+        assert_eq!(with.points.iter().find(|p| p.elo == 1300).unwrap().deep_p, 0.75);
+        // 1900 searches 20000 nodes with no deeper look of its own: the probability is not written.
+        let without = with_point(&ladder, 1900, &s, true).unwrap();
+        assert_eq!(without.points.iter().find(|p| p.elo == 1900).unwrap().deep_p, 0.0);
+    }
+
+    #[test]
     fn no_slip_above_the_point_below() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, 0.0);
+        let g = grid(&refs, 0.0, &[0.0]);
         assert!(g.frontier.iter().all(|(s, _)| s.slip_p == 0.0));
         assert_eq!(g.best.0.slip_p, 0.0);
         assert!(g.strongest.is_some_and(|s| s.slip_p == 0.0) && g.weakest.is_some_and(|s| s.slip_p == 0.0));

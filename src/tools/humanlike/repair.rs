@@ -115,8 +115,8 @@ pub struct Outcome {
     pub trials: Vec<Trial>,
 }
 
-fn key(s: &Setting3) -> [u64; 3] {
-    [s.lambda.to_bits(), s.beta.to_bits(), s.slip_p.to_bits()]
+fn key(s: &Setting3) -> [u64; 4] {
+    [s.lambda.to_bits(), s.beta.to_bits(), s.slip_p.to_bits(), s.deep_p.to_bits()]
 }
 
 /// Repairs `chain` in place (see the module documentation); at most `max_trials` moves are tried.
@@ -138,9 +138,9 @@ pub fn repair(
     let gap = |chain: &[Link], upper: usize| chain[upper].elo - chain[upper - 1].elo;
     // A move undone is not tried again while its point's neighbours keep their settings (their
     // steps are what judged it); once a neighbour moves, it may be tried again.
-    let mut rejected: HashSet<(usize, [u64; 3], [[u64; 3]; 2])> = HashSet::new();
+    let mut rejected: HashSet<(usize, [u64; 4], [[u64; 4]; 2])> = HashSet::new();
     let context = |chain: &[Link], i: usize| {
-        let at = |j: Option<usize>| j.and_then(|j| chain.get(j)).map_or([0; 3], |l| key(&l.setting));
+        let at = |j: Option<usize>| j.and_then(|j| chain.get(j)).map_or([0; 4], |l| key(&l.setting));
         [at(i.checked_sub(1)), at(Some(i + 1))]
     };
     let mut trials = Vec::new();
@@ -240,7 +240,7 @@ struct Matches<'a> {
     base: Ladder,
     cfg: &'a steps::StepConfig,
     work: &'a Path,
-    played: HashMap<(i32, [u64; 3], i32, [u64; 3]), steps::StepResult>,
+    played: HashMap<(i32, [u64; 4], i32, [u64; 4]), steps::StepResult>,
     /// Steps recorded in the work folder: the pair of points as [`pair_text`] writes them.
     recorded: Vec<(String, steps::StepResult)>,
     /// The next free `repair-N` number.
@@ -394,7 +394,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     let mut chain = Vec::new();
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let f = fit_point(&ladder, (band, elo), &positions, &games, 1.0, args.jobs)?;
+        let f = fit_point(&ladder, (band, elo), &positions, &games, 1.0, &[], args.jobs)?;
         // The first row is the point as the ladder has it.
         chain.push(Link { elo, setting: f.rows[0].2 });
         fits.push(f);
@@ -534,7 +534,7 @@ mod tests {
             .enumerate()
             .map(|(k, &slip_p)| Link {
                 elo: 900 + 200 * k as i32,
-                setting: Setting3 { lambda: 1.0, beta: 4.0, slip_p },
+                setting: Setting3 { lambda: 1.0, beta: 4.0, slip_p, deep_p: 0.0 },
             })
             .collect()
     }
@@ -591,7 +591,11 @@ mod tests {
         let moves: Vec<(i32, f64, f64, bool)> =
             out.trials.iter().map(|t| (t.elo, t.to.lambda, t.to.slip_p, t.kept)).collect();
         assert_eq!(moves, vec![(1100, 0.75, 0.10, false), (1300, 1.0, 0.08, true)]);
-        assert_eq!(c[1].setting, Setting3 { lambda: 1.0, beta: 4.0, slip_p: 0.10 }, "undone moves leave no trace");
+        assert_eq!(
+            c[1].setting,
+            Setting3 { lambda: 1.0, beta: 4.0, slip_p: 0.10, deep_p: 0.0 },
+            "undone moves leave no trace"
+        );
         assert!(out.steps.iter().all(|r| r.passes()));
     }
 
