@@ -11,7 +11,10 @@
 # bench/results/sf-scale/ladder-vN, N the version of the built-in ladder in profiles/ladder.toml).
 # LADDER=FILE plays that ladder file's points (`Ladder File`) instead of the built-in ladder (OUT
 # then defaults to bench/results/sf-scale/ladder-vN of the file's version).
-# Usage: [OUT=DIR] [BIN=sparring] [CONCURRENCY=2] [LADDER=FILE] bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
+# TAG=T plays a further batch of a pairing already played: files elo*-vs-sf*-T.*, match seed
+# 6000 + OURS + 1000 * (the tag's position in "b c d ..."), so its openings and games are new;
+# the report pools every batch of a pairing.
+# Usage: [OUT=DIR] [BIN=sparring] [CONCURRENCY=2] [LADDER=FILE] [TAG=b] bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
 #   e.g. bench/sf-scale.sh 100 5+0.05 1500:1500 1700:1700 1900:1900 2100:2100 2300:2300 2400:2400
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,10 +28,16 @@ ladder_args=()
 if [ -n "${LADDER:-}" ]; then ladder_args=("option.Ladder File=$(realpath "$LADDER")"); fi
 version=$(sed -n 's/^version *= *\([0-9]*\).*/\1/p' "${LADDER:-profiles/ladder.toml}" | head -1)
 out=${OUT:-bench/results/sf-scale/ladder-v$version}
+tag=${TAG:-}
+batch=0
+if [ -n "$tag" ]; then
+  batch=$(( $(printf '%s\n' b c d e f g h | grep -nx "$tag" | cut -d: -f1) + 0 ))
+  [ "$batch" -gt 0 ] || { echo "TAG must be one of b c d e f g h" >&2; exit 2; }
+fi
 mkdir -p "$out"
 for p in "${pairs[@]}"; do
   ours=${p%%:*}; sf=${p##*:}
-  stem=$out/elo$ours-vs-sf$sf
+  stem=$out/elo$ours-vs-sf$sf${tag:+-$tag}
   if [ -f "$stem.json" ] && python3 -c "import json,sys; sys.exit(0 if json.load(open('$stem.json'))['games_played'] >= $games else 1)"; then
     echo "$stem: done, skipped"; continue
   fi
@@ -39,7 +48,7 @@ for p in "${pairs[@]}"; do
     -engine cmd=/usr/games/stockfish name="stockfish-$sf" option.UCI_LimitStrength=true option.UCI_Elo="$sf" tc="$tc" timemargin=100 \
     -each option.Hash=16 -games 2 -rounds $(( (games + 1) / 2 )) -repeat \
     -concurrency "${CONCURRENCY:-2}" -openings file=../shared/data/openings/8moves_v3.pgn format=pgn order=random \
-    -srand $(( 6000 + ours )) -pgnout "$stem.pgn" -jsonout "$stem.json" -progress quiet > "$stem.txt"
+    -srand $(( 6000 + ours + 1000 * batch )) -pgnout "$stem.pgn" -jsonout "$stem.json" -progress quiet > "$stem.txt"
   grep -E '^(Score|Elo|Terminations)' "$stem.txt" || tail -5 "$stem.txt"
 done
 bench/py.sh bench/sf_scale_report.py "$out"

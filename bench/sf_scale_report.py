@@ -3,11 +3,13 @@
 """Stockfish-scale equivalents of ladder points from bench/sf-scale.sh's match summaries.
 
 For each pairing (sparring UCI_Elo OURS vs Stockfish 15.1 UCI_Elo SF) the match's logistic Elo
-difference d with its 95 % interval gives OURS's equivalent SF + d on Stockfish's scale. Several
-pairings of one point are combined by inverse-variance weighting. Writes
+difference d with its 95 % interval gives OURS's equivalent SF + d on Stockfish's scale. Batches
+of one pairing (sf-scale.sh TAG=b, ...) are pooled game by game; several pairings of one point are
+combined by inverse-variance weighting. Writes
 bench/results/sf-scale.csv (one row per pairing), bench/results/sf-scale-points.csv (one row per
 point) and bench/results/sf-scale.svg (bench/plot.py), all in the folder given as the first argument
-(default bench/results/sf-scale/ladder-vN, N the built-in ladder's version)."""
+(default bench/results/sf-scale/ladder-vN, N the built-in ladder's version). A point's equivalent
+uses only its pairings that scored 20-80 % when it has any (see EVEN)."""
 import csv
 import json
 import math
@@ -26,28 +28,44 @@ def builtin_version():
     raise SystemExit("profiles/ladder.toml has no version")
 
 
+# Score range of the pairings a point's equivalent is taken from (when it has any there).
+EVEN = (0.20, 0.80)
+
 src = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(f"bench/results/sf-scale/ladder-v{builtin_version()}")
-rows = []
+def logistic_elo(wins, draws, losses):
+    """Elo difference and 95 % bounds from a trinomial result, as the match runner's JSON gives
+    them (the score's normal interval mapped through the logistic curve; None where undefined)."""
+    n = wins + draws + losses
+    s = (wins + draws / 2) / n
+    sd = math.sqrt((wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n / n)
+    elo = lambda x: -400 * math.log10(1 / x - 1) if 0 < x < 1 else None
+    return s, elo(s), elo(s - 1.96 * sd), elo(s + 1.96 * sd)
+
+
+# Batches of one pairing (bench/sf-scale.sh TAG=b, ...: files elo*-vs-sf*-b.json) are pooled.
+batches = {}
 for js in sorted(src.glob("elo*-vs-sf*.json")):
     m = re.match(r"elo(\d+)-vs-sf(\d+)", js.stem)
     d = json.loads(js.read_text())
     if d["games_played"] == 0:
         continue
-    ours, sf = int(m.group(1)), int(m.group(2))
+    batches.setdefault((int(m.group(1)), int(m.group(2))), []).append(d)
+rows = []
+for (ours, sf), ds in sorted(batches.items()):
+    w, dr, l = (sum(d["result"][k] for d in ds) for k in ("wins", "draws", "losses"))
+    n = sum(d["games_played"] for d in ds)
+    score, e, lo, hi = logistic_elo(w, dr, l)
     fin = lambda v: v is not None and math.isfinite(v)
-    r = d["result"]
-    n = d["games_played"]
-    score = d["score"]
-    e = d["elo"]
     rows.append({
-        "ours": ours, "sf": sf, "games": n, "wins": r["wins"], "draws": r["draws"], "losses": r["losses"],
-        # A match near 0 % or 100 % has no finite interval on one side (null in the JSON).
-        "score": round(score, 4), "elo_diff": round(e["elo"], 1) if fin(e["elo"]) else "",
-        "error95": round(e["error95"], 1) if fin(e["error95"]) else "",
-        "equivalent": round(sf + e["elo"]) if fin(e["elo"]) else "",
-        "lower95": round(sf + e["lower95"]) if fin(e["lower95"]) else "",
-        "upper95": round(sf + e["upper95"]) if fin(e["upper95"]) else "",
-        "faults": "+".join(str(f) for f in d["faults"]),
+        "ours": ours, "sf": sf, "games": n, "wins": w, "draws": dr, "losses": l,
+        # A match near 0 % or 100 % has no finite interval on one side.
+        "score": round(score, 4), "elo_diff": round(e, 1) if fin(e) else "",
+        "error95": round((hi - lo) / 2, 1) if fin(lo) and fin(hi) else "",
+        "equivalent": round(sf + e) if fin(e) else "",
+        "lower95": round(sf + lo) if fin(lo) else "",
+        "upper95": round(sf + hi) if fin(hi) else "",
+        "faults": "+".join("+".join(str(f) for f in d["faults"]) for d in ds),
+        "batches": len(ds),
     })
 rows.sort(key=lambda r: (r["ours"], r["sf"]))
 with open(src / "sf-scale.csv", "w", newline="") as f:
@@ -57,7 +75,14 @@ with open(src / "sf-scale.csv", "w", newline="") as f:
 
 points = []
 for ours in sorted({r["ours"] for r in rows}):
-    usable = [r for r in rows if r["ours"] == ours and r["error95"] != "" and 0.03 < r["score"] < 0.97]
+    finite = [r for r in rows if r["ours"] == ours and r["error95"] != "" and 0.03 < r["score"] < 0.97]
+    # Stockfish's UCI_Elo levels are not one logistic scale for our points (session 31: UCI_Elo 2100
+    # is 1660 [1591, 1743] by its 71.5 % against SF 1500 but 1528 [1414, 1642] by its 10.5 % against
+    # SF 1900), so a lopsided pairing measures the tail of Stockfish's own scale more than our point.
+    # A point's equivalent comes from its pairings scoring within EVEN (the short logistic steps);
+    # the others count only for a point that has none there.
+    even = [r for r in finite if EVEN[0] <= r["score"] <= EVEN[1]]
+    usable = even or finite
     if not usable:
         continue
     ws = [1 / (r["error95"] / 1.96) ** 2 for r in usable]
