@@ -237,6 +237,8 @@ fn decision(
         return None;
     }
     let order: Vec<Move> = root.iter().map(|r| r.mv).collect();
+    // A position either search sees as a forced mate (or lost everywhere) is left out, as the
+    // realised search's was before: the fit models choices, not mating play.
     let shallow = branch(root, &order, choice, decided_lambda, bare_king_lambda)?;
     let deep = match deeper {
         Some(d) => Some(branch(d, &order, choice, decided_lambda, bare_king_lambda)?),
