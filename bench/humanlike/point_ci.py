@@ -7,7 +7,11 @@ band, compares its centipawn loss with the humans' on exactly those positions: t
 percent of the humans' mean with a 95 % interval from a bootstrap that resamples whole games (a
 game's positions are not independent), and whether the interval contains 0.
 
+With --expected it reads `sparring humanlike model check --decisions-out` instead: the point's
+exact expected loss on each position (no draw of its choice left in it), for the rows of one oracle.
+
 Usage: bench/humanlike/point_ci.py MOVES.jsonl [ORACLE.jsonl] [OUT.csv]
+       bench/humanlike/point_ci.py --expected DECISIONS.csv ORACLE_NAME [OUT.csv]
 """
 import csv
 import json
@@ -15,24 +19,32 @@ import random
 import sys
 from collections import defaultdict
 
-from oracle_table import eligible, loss
-
-moves_file = sys.argv[1]
-oracle = sys.argv[2] if len(sys.argv) > 2 else "bench/humanlike/oracle.jsonl"
-out = sys.argv[3] if len(sys.argv) > 3 else None
-
-positions = {(fen, band): (game, human, table) for fen, band, game, human, table in eligible(oracle)}
-
 groups = defaultdict(lambda: defaultdict(list))  # (elo, band) -> game -> [(ours, human)]
-for line in open(moves_file):
-    r = json.loads(line)
-    key = (r["fen"], r["band"])
-    if key not in positions:
-        continue
-    game, human, table = positions[key]
-    lo = loss(table, r["mv"])
-    if lo is not None:
-        groups[(r["elo"], r["band"])][game].append((lo, loss(table, human)))
+if sys.argv[1] == "--expected":
+    decisions, name = sys.argv[2], sys.argv[3]
+    out = sys.argv[4] if len(sys.argv) > 4 else None
+    for r in csv.DictReader(open(decisions)):
+        if r["oracle"] == name:
+            key = (int(r["elo"]), int(r["band"]))
+            groups[key][int(r["game"])].append((float(r["expected_loss"]), float(r["human_loss"])))
+    if not groups:
+        sys.exit(f"{decisions}: no decisions of oracle {name}")
+else:
+    from oracle_table import eligible, loss
+
+    moves_file = sys.argv[1]
+    oracle = sys.argv[2] if len(sys.argv) > 2 else "bench/humanlike/oracle.jsonl"
+    out = sys.argv[3] if len(sys.argv) > 3 else None
+    positions = {(fen, band): (game, human, table) for fen, band, game, human, table in eligible(oracle)}
+    for line in open(moves_file):
+        r = json.loads(line)
+        key = (r["fen"], r["band"])
+        if key not in positions:
+            continue
+        game, human, table = positions[key]
+        lo = loss(table, r["mv"])
+        if lo is not None:
+            groups[(r["elo"], r["band"])][game].append((lo, loss(table, human)))
 
 rng = random.Random(2026)
 rows = []

@@ -66,6 +66,9 @@ fn sampling_is_deterministic_and_banded() {
         min_ply: 6,
         max_per_game: 2,
         seed: 7,
+        part: None,
+        exclude: Default::default(),
+        people_only: false,
     };
     let a = build_positions(&games, &choose(&games, &cfg));
     let b = build_positions(&games, &choose(&games, &cfg));
@@ -102,6 +105,16 @@ fn sampling_is_deterministic_and_banded() {
         *per_game.entry(p.game).or_insert(0) += 1;
     }
     assert!(per_game.values().all(|&n| n <= 2));
+    // Extending a sample: the excluded (game, ply) pairs are never taken again, and a part keeps
+    // only its games (indices 0-2 are all in the fit part, 0-6 mod 10).
+    let taken = a.iter().map(|p| (p.game, p.ply)).collect();
+    let extra = build_positions(&games, &choose(&games, &SampleConfig { exclude: taken, ..cfg.clone() }));
+    assert!(!extra.is_empty() && extra.iter().all(|p| !a.iter().any(|q| q.game == p.game && q.ply == p.ply)));
+    use sparring::tools::humanlike::model::Part;
+    let test_only = SampleConfig { part: Some(Part::Test), ..cfg.clone() };
+    assert!(choose(&games, &test_only).values().all(Vec::is_empty), "no game of the test part");
+    let fit_only = SampleConfig { part: Some(Part::Fit), ..cfg.clone() };
+    assert_eq!(build_positions(&games, &choose(&games, &fit_only)), a);
 }
 
 #[test]
@@ -258,6 +271,57 @@ fn sample_oracle_measure_end_to_end() {
         a.iter().zip(&b).any(|(x, y)| x["mv"] != y["mv"])
     });
     assert!(differs, "seeds 1 to 5 chose the same moves everywhere");
+
+    // `model check`: the points' exact expectations, one search judged by two oracles. Judged by
+    // the same cache twice the rows agree; by a cache in which every move is as good as the best
+    // no one loses anything; the summary's mean is the decisions' mean; two runs agree.
+    let flat = dir.join("flat.jsonl");
+    let flat_text: String = std::fs::read_to_string(&oracle)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            // Moves are ["uci", cp] or ["uci", "#n"]: every one scores what the best centipawn move does.
+            let best = v["moves"].as_array().unwrap().iter().filter_map(|m| m[1].as_i64()).max().unwrap_or(0);
+            for m in v["moves"].as_array_mut().unwrap() {
+                m[1] = best.into();
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(&flat, flat_text).unwrap();
+    let (summary, decisions) = (dir.join("mc.csv"), dir.join("mcd.csv"));
+    let model_check = || {
+        let o = Command::new(bin())
+            .args(["humanlike", "model", "check", "--ladder", ladder, "--pgn", &p(&pgn), "--part", "fit"])
+            .args(["--oracle", &format!("a={}", p(&oracle)), "--oracle", &format!("b={}", p(&oracle))])
+            .args(["--oracle", &format!("flat={}", p(&flat)), "--points", "800:900", "1400:1500", "--jobs", "2"])
+            .args(["--out", &p(&summary), "--decisions-out", &p(&decisions)])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (std::fs::read_to_string(&summary).unwrap(), std::fs::read_to_string(&decisions).unwrap())
+    };
+    let (sum1, dec1) = model_check();
+    assert_eq!(model_check(), (sum1.clone(), dec1.clone()), "model check is deterministic");
+    let rows: Vec<Vec<&str>> = sum1.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6, "{sum1}");
+    for w in rows.chunks(3) {
+        assert_eq!((w[0][0], w[1][0], w[2][0]), ("a", "b", "flat"));
+        assert_eq!(w[0][1..], w[1][1..], "one cache, two names: same figures");
+        assert_eq!((w[2][4], w[2][5]), ("0.00", "0.00"), "nothing is lost where every move is best");
+        let mean: f64 = w[0][4].parse().unwrap();
+        let n: usize = w[0][3].parse().unwrap();
+        let ds: Vec<f64> = dec1
+            .lines()
+            .filter(|l| l.starts_with(&format!("a,{},{},", w[0][1], w[0][2])))
+            .map(|l| l.split(',').nth(5).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(ds.len(), n);
+        assert!((ds.iter().sum::<f64>() / n as f64 - mean).abs() < 0.01, "{mean} vs {ds:?}");
+        let m: f64 = w[0][8].parse().unwrap();
+        assert!((0.0..=1.0).contains(&m));
+    }
 
     // Report writes the markdown tables (the charts are bench/plot.py's).
     let out_dir = dir.join("report");

@@ -16,6 +16,7 @@ pub mod curve;
 pub mod engine;
 pub mod fit;
 pub mod model;
+pub mod model_check;
 pub mod model_fit;
 pub mod prior_fit;
 pub mod repair;
@@ -68,6 +69,15 @@ enum Cmd {
         /// engine's own games: --player elo1700=1700. With any --player, only the listed players are sampled.
         #[arg(long = "player", value_name = "NAME=ELO")]
         players: Vec<String>,
+        /// Only games of this part of the file: fit, validation or test (game index mod 10: 0-6, 7, 8-9).
+        #[arg(long, value_parser = ["fit", "validation", "test"])]
+        part: Option<String>,
+        /// A positions file this sample extends: its (game, ply) pairs are never taken again.
+        #[arg(long)]
+        exclude: Option<PathBuf>,
+        /// Leave out the moves of known computer accounts (the human targets never use them).
+        #[arg(long)]
+        people: bool,
     },
     /// Score every legal move of each position with a full-strength oracle (cached, resumable).
     Oracle {
@@ -334,6 +344,30 @@ enum ModelCmd {
         #[arg(long, num_args = 1..)]
         deep_p: Vec<f64>,
     },
+    /// Each ladder point's exact expected figures (mean loss, KS, match with the human's move) on
+    /// one part's positions, judged by each oracle given (see src/tools/humanlike/model_check.rs).
+    Check {
+        /// NAME=FILE (repeatable), e.g. internal=bench/humanlike/oracle.jsonl.
+        #[arg(long = "oracle", value_name = "NAME=FILE", required = true)]
+        oracles: Vec<String>,
+        #[arg(long, default_value = "profiles/ladder.toml")]
+        ladder: PathBuf,
+        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+        pgn: PathBuf,
+        /// BAND:ELO pairs, e.g. 1000:1100 1200:1300.
+        #[arg(long, num_args = 1.., required = true)]
+        points: Vec<String>,
+        /// Whose games: test (held out from every fit; default), validation or fit.
+        #[arg(long, default_value = "test", value_parser = ["fit", "validation", "test"])]
+        part: String,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        #[arg(long)]
+        out: PathBuf,
+        /// Every decision as CSV (oracle, band, elo, game, ply, expected_loss, human_loss, p_human).
+        #[arg(long)]
+        decisions_out: Option<PathBuf>,
+    },
     /// Move a fitted ladder's points one notch at a time (slip rate or lambda) until every self-play
     /// step between them fits the Elo formula, each point staying inside the per-move limits on its
     /// band's fit part (src/tools/humanlike/repair.rs).
@@ -448,7 +482,20 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             fit::run(&oracle, per_band, version, &ladder_out, &csv_out, jobs)?;
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Sample { pgn, out, per_band, band_counts, bands, min_ply, max_per_game, seed, players } => {
+        Cmd::Sample {
+            pgn,
+            out,
+            per_band,
+            band_counts,
+            bands,
+            min_ply,
+            max_per_game,
+            seed,
+            players,
+            part,
+            exclude,
+            people,
+        } => {
             let mut counts = std::collections::BTreeMap::new();
             for bc in &band_counts {
                 let parsed =
@@ -463,6 +510,19 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 min_ply,
                 max_per_game,
                 seed,
+                part: part.as_deref().map(|p| match p {
+                    "fit" => model::Part::Fit,
+                    "validation" => model::Part::Validation,
+                    _ => model::Part::Test,
+                }),
+                exclude: match &exclude {
+                    Some(path) => {
+                        let old: Vec<SampledPosition> = types::read_jsonl(path)?;
+                        old.iter().map(|p| (p.game, p.ply)).collect()
+                    }
+                    None => Default::default(),
+                },
+                people_only: people,
             };
             let mut named = std::collections::BTreeMap::new();
             for p in &players {
@@ -599,6 +659,24 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             eprintln!("steps of {} ({}), {games} games each, match seed {srand}", path.display(), l.tag());
             steps::run(&path, &points, &cfg, &out)?;
             println!("{}", std::fs::read_to_string(&out).unwrap_or_default());
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model { cmd: ModelCmd::Check { oracles, ladder, pgn, points, part, jobs, out, decisions_out } } => {
+            let oracles = oracles.iter().map(|o| model_check::parse_oracle(o)).collect::<Result<Vec<_>, _>>()?;
+            model_check::run(&model_check::CheckArgs {
+                ladder: &ladder,
+                oracles,
+                pgn: &pgn,
+                pairs: parse_points(&points)?,
+                part: match part.as_str() {
+                    "fit" => model::Part::Fit,
+                    "validation" => model::Part::Validation,
+                    _ => model::Part::Test,
+                },
+                jobs: jobs.max(1),
+                out: &out,
+                decisions_out: decisions_out.as_deref(),
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Model {

@@ -70,13 +70,13 @@ struct Branch {
 /// for a point that looks deeper now and then, its deeper look (`deep`), root moves in the order
 /// of `shallow`. A setting's choice is the mixture of the two with its deeper-look probability, so
 /// the expectations are exact over that draw too.
-struct Decision {
+pub(super) struct Decision {
     shallow: Branch,
     deep: Option<Branch>,
     logp: Vec<f64>,
-    loss: Vec<i32>,
-    human: usize,
-    human_loss: i32,
+    pub(super) loss: Vec<i32>,
+    pub(super) human: usize,
+    pub(super) human_loss: i32,
     /// Which root moves are blunders (uncapped loss ≥ `BLUNDER_CP`), and whether the human's is.
     blunder: Vec<bool>,
     human_blunder: bool,
@@ -123,7 +123,7 @@ impl PointFit {
 }
 
 /// The band's positions the fit may use: eligible, mover not a computer account, replayable.
-fn usable<'a>(positions: &'a [OraclePosition], games: &[GameRecord]) -> Vec<&'a OraclePosition> {
+pub(super) fn usable<'a>(positions: &'a [OraclePosition], games: &[GameRecord]) -> Vec<&'a OraclePosition> {
     positions
         .iter()
         .filter(|p| {
@@ -149,7 +149,23 @@ fn searches(level: &LevelSettings) -> (Player, Option<Player>) {
     (player(shallow), Some(player(deep)))
 }
 
-fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRecord], jobs: usize) -> Vec<Decision> {
+/// What the point's searches make of one position before any oracle judges it: the root moves
+/// (UCI, in the first search's order), both searches' views and the model's log-probabilities.
+pub(super) struct Searched {
+    moves: Vec<String>,
+    shallow: Branch,
+    deep: Option<Branch>,
+    logp: Vec<f64>,
+}
+
+/// The point's searches on each position (None where the fit leaves it out: one legal move, a
+/// forced mate either way, a game that does not replay to the human's move), in input order.
+pub(super) fn search_positions(
+    level: &LevelSettings,
+    positions: &[&super::types::SampledPosition],
+    games: &[GameRecord],
+    jobs: usize,
+) -> Vec<Option<Searched>> {
     let (shallow, deep) = searches(level);
     let model = level.human.as_ref().map(|h| (h.model.clone(), h.rating));
     let decided_lambda = level.human.as_ref().map_or(1.0, |h| h.decided_lambda);
@@ -165,9 +181,9 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
                     let mut weak = Searcher::new(WEAK_HASH_MB);
                     let control = Control::default();
                     part.iter()
-                        .filter_map(|p| {
-                            let (game, human) = replay(games, p.pos.game, p.pos.ply)?;
-                            if uci_of(human) != p.pos.human {
+                        .map(|p| {
+                            let (game, human) = replay(games, p.game, p.ply)?;
+                            if uci_of(human) != p.human {
                                 return None;
                             }
                             let request = MoveRequest::new(&game, MODEL_FIT_SEED);
@@ -180,7 +196,7 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
                                 Some((m, rating)) => m.game_log_probs(&game, &moves, *rating),
                                 None => vec![0.0; moves.len()],
                             };
-                            decision(p, root, deeper.as_deref(), &level.choice, logp, decided_lambda, bare)
+                            searched(root, deeper.as_deref(), &level.choice, logp, decided_lambda, bare)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -188,6 +204,15 @@ fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRe
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("model-fit worker")).collect()
     })
+}
+
+fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRecord], jobs: usize) -> Vec<Decision> {
+    let sampled: Vec<&super::types::SampledPosition> = positions.iter().map(|p| &p.pos).collect();
+    search_positions(level, &sampled, games, jobs)
+        .iter()
+        .zip(positions)
+        .filter_map(|(s, p)| judge(s.as_ref()?, p))
+        .collect()
 }
 
 /// One search's view of the root moves `order` (the first search's order).
@@ -224,15 +249,14 @@ fn branch(
     })
 }
 
-fn decision(
-    p: &OraclePosition,
+fn searched(
     root: &[crate::search::RootMove],
     deeper: Option<&[crate::search::RootMove]>,
     choice: &policy::ChoiceSettings,
     logp: Vec<f64>,
     decided_lambda: f64,
     bare_king_lambda: Option<f64>,
-) -> Option<Decision> {
+) -> Option<Searched> {
     if root.len() < 2 {
         return None;
     }
@@ -249,15 +273,21 @@ fn decision(
         (Some(d), Some(_)) => d.clone(),
         _ => shallow,
     };
-    let human = order.iter().position(|m| uci_of(*m) == p.pos.human)?;
+    Some(Searched { moves: order.iter().map(|m| uci_of(*m)).collect(), shallow, deep, logp })
+}
+
+/// The decision `s` judged by one oracle's scores of the same position (None: the oracle does
+/// not know the human's move among the searched ones).
+pub(super) fn judge(s: &Searched, p: &OraclePosition) -> Option<Decision> {
+    let human = s.moves.iter().position(|m| *m == p.pos.human)?;
     Some(Decision {
-        shallow,
-        deep,
-        logp,
-        loss: order.iter().map(|m| p.loss(&uci_of(*m)).unwrap_or(LOSS_CAP)).collect(),
+        shallow: s.shallow.clone(),
+        deep: s.deep.clone(),
+        logp: s.logp.clone(),
+        loss: s.moves.iter().map(|m| p.loss(m).unwrap_or(LOSS_CAP)).collect(),
         human,
         human_loss: p.loss(&p.pos.human).unwrap_or(LOSS_CAP),
-        blunder: order.iter().map(|m| p.blunder(&uci_of(*m)).unwrap_or(true)).collect(),
+        blunder: s.moves.iter().map(|m| p.blunder(m).unwrap_or(true)).collect(),
         human_blunder: p.blunder(&p.pos.human).unwrap_or(true),
         test: part_of(p.pos.game) == Part::Test,
     })
@@ -293,7 +323,7 @@ fn branch_probabilities(b: &Branch, logp: &[f64], s: &Setting3) -> Vec<f64> {
 
 /// The point's chance of each root move: its choice after its own search, mixed with its choice
 /// after the deeper look in the setting's proportion.
-fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
+pub(super) fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
     let shallow = || branch_probabilities(&d.shallow, &d.logp, s);
     match &d.deep {
         Some(deep) if s.deep_p >= 1.0 => branch_probabilities(deep, &d.logp, s),
@@ -305,7 +335,7 @@ fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
     }
 }
 
-fn expected(ds: &[&Decision], s: &Setting3) -> Expected {
+pub(super) fn expected(ds: &[&Decision], s: &Setting3) -> Expected {
     let probs: Vec<Vec<f64>> = ds.iter().map(|d| probabilities(d, s)).collect();
     let ours: f64 = probs
         .iter()
@@ -382,6 +412,32 @@ fn grid(fit: &[&Decision], max_slip: f64, deep_ps: &[f64]) -> Grid {
     }
 }
 
+/// The point at `elo` as the fit searches it (the model asked about the point's Elo whatever its
+/// β, no v8 prior) and its choice as a grid setting.
+pub(super) fn point_level(ladder: &Ladder, elo: i32) -> Result<(LevelSettings, Setting3), String> {
+    let mut level = ladder.at(elo);
+    let lambda = level.choice.lambda.ok_or_else(|| format!("point {elo} has no lambda"))?;
+    let now = Setting3 {
+        lambda,
+        beta: level.human.as_ref().map_or(0.0, |h| h.beta),
+        slip_p: level.choice.slip_p,
+        deep_p: level.deep.p,
+    };
+    level.prior = None;
+    if level.human.is_none() {
+        let model =
+            crate::profile::human_model::builtin(ladder.human_model.unwrap_or(crate::profile::human_model::LATEST))?;
+        level.human = Some(crate::profile::ladder::HumanChoice {
+            beta: 0.0,
+            decided_lambda: lambda,
+            bare_king_lambda: ladder.bare_king_lambda,
+            rating: f64::from(elo),
+            model,
+        });
+    }
+    Ok((level, now))
+}
+
 /// Fits one point on its band's positions; its slip rate may not exceed `max_slip` (the fitted rate
 /// of the point below it, so that the ladder's slips fall with Elo). A point with a deeper look is
 /// fitted over the deeper-look probabilities `deep_ps` as well (empty: its own only).
@@ -394,26 +450,9 @@ pub fn fit_point(
     deep_ps: &[f64],
     jobs: usize,
 ) -> Result<PointFit, String> {
-    let level = ladder.at(elo);
-    let base_deep = level.deep.p;
+    let (level, now) = point_level(ladder, elo)?;
+    let base_deep = now.deep_p;
     let deep_ps: Vec<f64> = if base_deep > 0.0 && !deep_ps.is_empty() { deep_ps.to_vec() } else { vec![base_deep] };
-    let base_lambda = level.choice.lambda.ok_or_else(|| format!("point {elo} has no lambda"))?;
-    let base_slip = level.choice.slip_p;
-    let base_beta = level.human.as_ref().map_or(0.0, |h| h.beta);
-    // The model is asked about the point's Elo whatever the ladder's beta is.
-    let mut level = level;
-    level.prior = None;
-    if level.human.is_none() {
-        let model =
-            crate::profile::human_model::builtin(ladder.human_model.unwrap_or(crate::profile::human_model::LATEST))?;
-        level.human = Some(crate::profile::ladder::HumanChoice {
-            beta: 0.0,
-            decided_lambda: base_lambda,
-            bare_king_lambda: ladder.bare_king_lambda,
-            rating: f64::from(elo),
-            model,
-        });
-    }
     let t0 = std::time::Instant::now();
     let use_: Vec<&OraclePosition> = usable(positions, games);
     let ds = collect(&level, &use_, games, jobs);
@@ -429,7 +468,6 @@ pub fn fit_point(
     if fit.len() < 100 || test.is_empty() {
         return Err(format!("band {band}: only {} fit decisions (need 100) and {} test", fit.len(), test.len()));
     }
-    let now = Setting3 { lambda: base_lambda, beta: base_beta, slip_p: base_slip, deep_p: base_deep };
     let mut rows = vec![
         ("as is".to_string(), "fit", now, expected(&fit, &now)),
         ("as is".to_string(), "test", now, expected(&test, &now)),

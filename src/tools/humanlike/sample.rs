@@ -36,6 +36,12 @@ pub struct SampleConfig {
     pub min_ply: u32,
     pub max_per_game: usize,
     pub seed: u64,
+    /// Only games of this part of the file (by game index, as the human move model splits it).
+    pub part: Option<super::model::Part>,
+    /// (game, ply) pairs never to take again: those of an earlier sample that this one extends.
+    pub exclude: std::collections::BTreeSet<(usize, u32)>,
+    /// Leave out the moves of known computer accounts (every human target leaves them out anyway).
+    pub people_only: bool,
 }
 
 /// Seeded hash used as a shuffle key.
@@ -54,13 +60,19 @@ pub fn choose(games: &[GameRecord], cfg: &SampleConfig) -> BTreeMap<u32, Vec<(us
     // band -> (game, colour) -> candidate plies
     let mut groups: BTreeMap<u32, BTreeMap<(usize, bool), Vec<u32>>> = BTreeMap::new();
     for (gi, g) in games.iter().enumerate() {
+        if cfg.part.is_some_and(|part| super::model::part_of(gi) != part) {
+            continue;
+        }
         for (ply, &n) in g.legal_counts.iter().enumerate() {
             let ply = ply as u32;
-            if ply < cfg.min_ply || n < 2 {
+            if ply < cfg.min_ply || n < 2 || cfg.exclude.contains(&(gi, ply)) {
                 continue;
             }
             let color = g.mover(ply as usize);
             let Some(r) = g.rating(color) else { continue };
+            if cfg.people_only && crate::tools::games::is_computer(g.mover_name(ply as usize)) {
+                continue;
+            }
             let band = band_of(r);
             if !cfg.bands.contains(&band) {
                 continue;

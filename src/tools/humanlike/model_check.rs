@@ -1,0 +1,142 @@
+//! `sparring humanlike model check`: each ladder point's exact expected figures on the held-out
+//! test part, judged by one oracle or several side by side.
+//!
+//! `humanlike check` plays every position once (one seeded draw of the point's choice), so its
+//! mean loss carries the draw's noise on top of the positions'. Here each position is searched as
+//! the point searches it in play (the same searches as `model fit`), and the point's choice is
+//! its probability of every root move, so the mean loss, the loss distribution (for KS) and the
+//! match with the human's move are the point's expectation on those positions, with no draw left
+//! in them. A position is searched once and judged by every oracle that scores it; each oracle
+//! keeps its own eligible positions (as `check` on that oracle does). With `--decisions-out` every
+//! decision is written (oracle, band, elo, game, ply, the point's expected loss, the human's loss,
+//! the point's chance of the human's move) for intervals resampled by game
+//! (`bench/humanlike/point_ci.py --expected`).
+
+use super::model::{Part, part_of};
+use super::model_fit::{expected, judge, point_level, probabilities, search_positions, usable};
+use super::stats::eligible;
+use super::types::{OraclePosition, SampledPosition, load_oracle};
+use crate::profile::Ladder;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// What `model check` is asked to do.
+pub struct CheckArgs<'a> {
+    pub ladder: &'a Path,
+    /// NAME=FILE pairs: each oracle's name in the output and its cache.
+    pub oracles: Vec<(String, PathBuf)>,
+    pub pgn: &'a Path,
+    pub pairs: Vec<(u32, i32)>,
+    /// Which part's games: the test part (held out from every fit) unless told otherwise.
+    pub part: Part,
+    pub jobs: usize,
+    pub out: &'a Path,
+    pub decisions_out: Option<&'a Path>,
+}
+
+/// Parses `NAME=FILE` (the `--oracle` argument of `model check`).
+pub fn parse_oracle(text: &str) -> Result<(String, PathBuf), String> {
+    let (name, file) = text.split_once('=').ok_or_else(|| format!("--oracle '{text}': expected NAME=FILE"))?;
+    let name = name.trim();
+    if name.is_empty() || name.contains(',') || file.trim().is_empty() {
+        return Err(format!("--oracle '{text}': expected NAME=FILE (a name without commas)"));
+    }
+    Ok((name.to_string(), PathBuf::from(file.trim())))
+}
+
+/// The CSV header of the summary.
+pub const HEADER: &str =
+    "oracle,band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,blunder_pct,human_blunder_pct";
+
+pub fn run(args: &CheckArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(args.ladder).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
+    let ladder = Ladder::parse(&text).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
+    if args.oracles.is_empty() {
+        return Err("model check: no --oracle given".into());
+    }
+    let games = crate::tools::games::read_games(args.pgn)?;
+    // Each oracle's eligible positions of the part, by band.
+    let mut sets: Vec<(String, BTreeMap<u32, Vec<OraclePosition>>)> = Vec::new();
+    for (name, path) in &args.oracles {
+        let all = load_oracle(path)?;
+        let mut by_band: BTreeMap<u32, Vec<OraclePosition>> = BTreeMap::new();
+        for p in eligible(&all, None).into_iter().filter(|p| part_of(p.pos.game) == args.part) {
+            by_band.entry(p.pos.band).or_default().push(p);
+        }
+        sets.push((name.clone(), by_band));
+    }
+    let mut csv = format!("{HEADER}\n");
+    let mut rows = String::from("oracle,band,elo,game,ply,expected_loss,human_loss,p_human\n");
+    println!(
+        "{:<10} {:>4} {:>5} {:>5} {:>9} {:>9} {:>8} {:>6} {:>7}",
+        "oracle", "band", "elo", "n", "loss", "people", "error", "KS", "match"
+    );
+    for &(band, elo) in &args.pairs {
+        let (level, now) = point_level(&ladder, elo)?;
+        // Every oracle's usable positions of the band, searched once (keyed by game and ply).
+        let mut union: BTreeMap<(usize, u32), SampledPosition> = BTreeMap::new();
+        for (_, by_band) in &sets {
+            let band_set = by_band.get(&band).map(Vec::as_slice).unwrap_or_default();
+            for p in usable(band_set, &games) {
+                union.entry((p.pos.game, p.pos.ply)).or_insert_with(|| p.pos.clone());
+            }
+        }
+        let keys: Vec<(usize, u32)> = union.keys().copied().collect();
+        let positions: Vec<&SampledPosition> = union.values().collect();
+        let t0 = std::time::Instant::now();
+        let searched = search_positions(&level, &positions, &games, args.jobs);
+        eprintln!(
+            "model check: band {band} point {elo}: {} positions searched in {:.0} s",
+            keys.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        let index: BTreeMap<(usize, u32), usize> = keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+        for (name, by_band) in &sets {
+            let band_set = by_band.get(&band).map(Vec::as_slice).unwrap_or_default();
+            let decisions: Vec<(&OraclePosition, super::model_fit::Decision)> = usable(band_set, &games)
+                .into_iter()
+                .filter_map(|p| {
+                    let s = searched[*index.get(&(p.pos.game, p.pos.ply))?].as_ref()?;
+                    Some((p, judge(s, p)?))
+                })
+                .collect();
+            let refs: Vec<&super::model_fit::Decision> = decisions.iter().map(|(_, d)| d).collect();
+            let e = expected(&refs, &now);
+            if e.n == 0 {
+                eprintln!("model check: oracle {name}, band {band}: no positions of the part");
+                continue;
+            }
+            let err = 100.0 * (e.mean - e.human_mean) / e.human_mean.max(1e-9);
+            let _ = writeln!(
+                csv,
+                "{name},{band},{elo},{},{:.2},{:.2},{err:.1},{:.4},{:.4},{:.2},{:.2}",
+                e.n,
+                e.mean,
+                e.human_mean,
+                e.ks,
+                e.match_rate,
+                100.0 * e.blunder,
+                100.0 * e.human_blunder
+            );
+            println!(
+                "{name:<10} {band:>4} {elo:>5} {:>5} {:>9.1} {:>9.1} {:>+7.1}% {:>6.3} {:>7.3}",
+                e.n, e.mean, e.human_mean, err, e.ks, e.match_rate
+            );
+            for (p, d) in &decisions {
+                let probs = probabilities(d, &now);
+                let loss: f64 = probs.iter().zip(&d.loss).map(|(q, l)| q * f64::from(*l)).sum();
+                let _ = writeln!(
+                    rows,
+                    "{name},{band},{elo},{},{},{loss:.3},{},{:.5}",
+                    p.pos.game, p.pos.ply, d.human_loss, probs[d.human]
+                );
+            }
+        }
+    }
+    std::fs::write(args.out, csv).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    if let Some(path) = args.decisions_out {
+        std::fs::write(path, rows).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
