@@ -2,7 +2,8 @@
 # The whole UCI_Elo calibration chain (issue 23), resumable stage by stage:
 #   positions -> oracle caches (internal depth 8 and Stockfish 15.1 depth 12; reused and extended)
 #   -> the humans' curve -> the ladder fit with its self-play half -> the steps repaired at 200 games
-#   -> per-band checks on both oracles (held-out test part) -> self-play steps (200 games) -> side by
+#   -> per-band checks on both oracles (held-out test part: each point's exact expectation, `humanlike
+#   model check`, on the first sample's test positions and the extension's) -> self-play steps (200 games) -> side by
 #   side with Maia -> Stockfish-scale pairings -> the estimator on the steps' games -> pass/fail table.
 #
 #   bench/recalibrate.sh BASE_LADDER VERSION [STAGE]
@@ -56,11 +57,25 @@ if run oracle; then
     else
         echo "no /usr/games/stockfish (apt-get install stockfish): the outside oracle is not extended" >&2
     fi
+    # The test part's extension (session 32): more held-out positions, never in a fit.
+    [ -f "$H/positions-test2.jsonl" ] || "$BIN" humanlike sample --pgn "$PGN" --out "$H/positions-test2.jsonl" \
+        --per-band 400 --band-count 800=550 --bands 800-2400 --min-ply 16 --max-per-game 16 --seed 2 \
+        --part test --people --exclude "$H/positions.jsonl"
+    "$BIN" humanlike oracle --positions "$H/positions-test2.jsonl" --out "$H/oracle-test2.jsonl" --depth 8 --jobs "$JOBS"
+    if [ -x /usr/games/stockfish ]; then
+        "$BIN" humanlike oracle --positions "$H/positions-test2.jsonl" --out "$H/oracle-sf15-d12-test2.jsonl" \
+            --depth "$SF_DEPTH" --engine /usr/games/stockfish --jobs "$JOBS"
+    fi
 fi
+# The held-out checks judge on every test-part position: the first sample's and its extension's.
+ALL_INT=$W/oracle-internal-all.jsonl
+ALL_SF=$W/oracle-sf15-all.jsonl
+cat "$H/oracle.jsonl" "$H/oracle-test2.jsonl" > "$ALL_INT" 2>/dev/null || cp "$H/oracle.jsonl" "$ALL_INT"
+cat "$H/oracle-sf15-d12.jsonl" "$H/oracle-sf15-d12-test2.jsonl" > "$ALL_SF" 2>/dev/null || cp "$H/oracle-sf15-d12.jsonl" "$ALL_SF"
 if run curve; then
     "$BIN" humanlike curve --oracle "$H/oracle.jsonl" --part fit --out "$R/human-curve-internal-fit.csv" > "$R/human-curve-internal-fit.txt"
-    "$BIN" humanlike curve --oracle "$H/oracle.jsonl" --part test --out "$R/human-curve-internal-test.csv" > "$R/human-curve-internal-test.txt"
-    "$BIN" humanlike curve --oracle "$H/oracle-sf15-d12.jsonl" --part test --out "$R/human-curve-sf15-test.csv" > "$R/human-curve-sf15-test.txt"
+    "$BIN" humanlike curve --oracle "$ALL_INT" --part test --out "$R/human-curve-internal-test.csv" > "$R/human-curve-internal-test.txt"
+    "$BIN" humanlike curve --oracle "$ALL_SF" --part test --out "$R/human-curve-sf15-test.csv" > "$R/human-curve-sf15-test.txt"
 fi
 if run fit; then
     "$BIN" humanlike model fit --ladder "$BASE" --version "$V" --jobs "$JOBS" \
@@ -90,6 +105,15 @@ if run check; then
     python3 "$H/point_ci.py" "$W/ladder-v$V-test-moves.jsonl" "$H/oracle.jsonl" "$R/ci-v$V-internal-test-part.csv"
     python3 "$H/point_ci.py" "$W/ladder-v$V-test-moves.jsonl" "$H/oracle-sf15-d12.jsonl" "$R/ci-v$V-sf15-test-part.csv"
     bench/py.sh "$H/vs_maia.py" "$R/vs-maia-test-part.csv" "$W/ladder-v$V-test-moves.jsonl"
+    # The targets: each point's exact expectation (no draw of its choice left in it) on every
+    # test-part position, both oracles judging one search (`humanlike model check`).
+    "$BIN" humanlike model check --ladder "$L" --pgn "$PGN" --jobs "$JOBS" \
+        --oracle internal="$ALL_INT" --oracle sf15="$ALL_SF" \
+        --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 2200:2300 \
+        --out "$R/expected-v$V-test-part.csv" --decisions-out "$W/expected-v$V-decisions.csv" > "$R/expected-v$V-test-part.txt"
+    for o in internal sf15; do
+        python3 "$H/point_ci.py" --expected "$W/expected-v$V-decisions.csv" $o "$R/ci-expected-v$V-$o-test-part.csv" > /dev/null
+    done
 fi
 if run steps; then
     "$BIN" humanlike steps --ladder "$L" --games "$GAMES" --concurrency "$JOBS" --out "$R/steps.csv" \
@@ -117,11 +141,12 @@ R, V = sys.argv[1], sys.argv[2]
 def curve(f):
     return {int(r["band_or_elo"]): float(r["curve_mean"]) for r in csv.DictReader(open(f"{R}/{f}")) if r["kind"] == "point"}
 rows = []
-for chk, cf, name in [(f"check-v{V}-test-part.csv", "human-curve-internal-test.csv", "internal"),
-                      (f"check-v{V}-sf15-test-part.csv", "human-curve-sf15-test.csv", "sf15")]:
+# Per move: each point's exact expectation on the test part (`model check`), against the humans'
+# curve fitted on the same part, and against its band's people on the same positions.
+for cf, name in [("human-curve-internal-test.csv", "internal"), ("human-curve-sf15-test.csv", "sf15")]:
     try:
         c = curve(cf)
-        for r in csv.DictReader(open(f"{R}/{chk}")):
+        for r in (r for r in csv.DictReader(open(f"{R}/expected-v{V}-test-part.csv")) if r["oracle"] == name):
             e, m, ks = int(r["elo"]), float(r["mean_loss"]), float(r["ks"])
             err = 100 * (m - c[e]) / c[e]
             rows.append((f"{name} {r['band']} point {e}: mean loss vs curve", f"{err:+.1f} %", abs(err) <= 10))
@@ -129,7 +154,7 @@ for chk, cf, name in [(f"check-v{V}-test-part.csv", "human-curve-internal-test.c
     except FileNotFoundError as e:
         rows.append((f"{name} checks", f"missing {e.filename}", False))
     try:
-        for r in csv.DictReader(open(f"{R}/ci-v{V}-{name}-test-part.csv")):
+        for r in csv.DictReader(open(f"{R}/ci-expected-v{V}-{name}-test-part.csv")):
             lo, hi = float(r["error_lo"]), float(r["error_hi"])
             rows.append((f"{name} {r['band']} point {r['elo']}: error vs band, 95 % interval holds 0",
                          f"[{lo:+.0f},{hi:+.0f}]", lo <= 0 <= hi))

@@ -14,6 +14,9 @@
 #   bench/humanlike/oracle-sf15.tar.xz      humanlike/oracle-sf15-d12.jsonl: the outside oracle (Stockfish 15.1,
 #                                           depth 12, MultiPV all) on the bench positions, extended as it runs
 #                                           (humanlike oracle --engine /usr/games/stockfish --depth 12; ~3 s each)
+#   bench/humanlike/test2.tar.xz            humanlike/positions-test2.jsonl and both oracles on it: 3,020 more positions
+#                                           of the test part only (session 32; `humanlike sample --part test --people
+#                                           --exclude positions.jsonl`), so the held-out checks rest on ~3x the positions
 #   bench/humanlike/selfplay.tar.xz         humanlike/selfplay/*.jsonl: the ladder's self-play positions and
 #                                           Stockfish's answers on them (bench/ipr/run.sh, ~1 h; it rescores their
 #                                           oracle caches, made by a retired search until session 28, ~15 min)
@@ -33,13 +36,14 @@ members() {
         bench/humanlike/data.tar.xz) ls bench/humanlike/positions.jsonl bench/humanlike/oracle.jsonl $(ls bench/humanlike/moves/*.jsonl | grep -v /maia-) ;;
         bench/humanlike/maia-moves.tar.xz) ls bench/humanlike/moves/maia-*.jsonl ;;
         bench/humanlike/oracle-sf15.tar.xz) ls bench/humanlike/oracle-sf15-d12.jsonl ;;
+        bench/humanlike/test2.tar.xz) ls bench/humanlike/positions-test2.jsonl bench/humanlike/oracle-test2.jsonl bench/humanlike/oracle-sf15-d12-test2.jsonl ;;
         bench/humanlike/selfplay.tar.xz) ls bench/humanlike/selfplay/*.jsonl | grep -v '\.oracle\.jsonl$' ;;
         bench/results/selfplay/ladder-games.tar.xz) ls bench/results/selfplay/ladder-*-vs-*.pgn ;;
         bench/results/style/records.tar.xz) ls bench/results/style/records/*.tsv ;;
         bench/results/style/fits-records.tar.xz) ls bench/results/style/fits/*.tsv ;;
     esac
 }
-ARCHIVES="bench/humanlike/data.tar.xz bench/humanlike/maia-moves.tar.xz bench/humanlike/oracle-sf15.tar.xz bench/humanlike/selfplay.tar.xz bench/results/selfplay/ladder-games.tar.xz bench/results/style/records.tar.xz bench/results/style/fits-records.tar.xz"
+ARCHIVES="bench/humanlike/data.tar.xz bench/humanlike/maia-moves.tar.xz bench/humanlike/oracle-sf15.tar.xz bench/humanlike/test2.tar.xz bench/humanlike/selfplay.tar.xz bench/results/selfplay/ladder-games.tar.xz bench/results/style/records.tar.xz bench/results/style/fits-records.tar.xz"
 if [ "${1:-}" = pack ]; then
     for a in $ARCHIVES; do
         members "$a" | LC_ALL=C sort | tar -cf - --mtime=@0 --owner=0 --group=0 --numeric-owner -T - | xz -9 -T1 > "$a.tmp"
