@@ -311,6 +311,10 @@ enum ModelCmd {
     Fit {
         #[arg(long, default_value = "bench/humanlike/oracle.jsonl")]
         oracle: PathBuf,
+        /// A second oracle's cache (e.g. bench/humanlike/oracle-sf15-d12.jsonl): settings must keep
+        /// inside the per-move limits by both (where it has scored 100+ of a band's fit part).
+        #[arg(long)]
+        also_oracle: Option<PathBuf>,
         #[arg(long, default_value = "profiles/ladder.toml")]
         ladder: PathBuf,
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
@@ -683,6 +687,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             cmd:
                 ModelCmd::Fit {
                     oracle,
+                    also_oracle,
                     ladder,
                     pgn,
                     points,
@@ -714,6 +719,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 .transpose()?;
             model_fit::run(&model_fit::FitArgs {
                 oracle: &oracle,
+                second: also_oracle.as_deref(),
                 ladder: &ladder,
                 pgn: &pgn,
                 pairs: parse_points(&points)?,

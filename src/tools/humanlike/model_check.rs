@@ -13,9 +13,9 @@
 //! (`bench/humanlike/point_ci.py --expected`).
 
 use super::model::{Part, part_of};
-use super::model_fit::{expected, judge, point_level, probabilities, search_positions, usable};
+use super::model_fit::{decide, expected, point_level, probabilities, usable};
 use super::stats::eligible;
-use super::types::{OraclePosition, SampledPosition, load_oracle};
+use super::types::{OraclePosition, load_oracle};
 use crate::profile::Ladder;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -74,34 +74,16 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     );
     for &(band, elo) in &args.pairs {
         let (level, now) = point_level(&ladder, elo)?;
-        // Every oracle's usable positions of the band, searched once (keyed by game and ply).
-        let mut union: BTreeMap<(usize, u32), SampledPosition> = BTreeMap::new();
-        for (_, by_band) in &sets {
-            let band_set = by_band.get(&band).map(Vec::as_slice).unwrap_or_default();
-            for p in usable(band_set, &games) {
-                union.entry((p.pos.game, p.pos.ply)).or_insert_with(|| p.pos.clone());
-            }
-        }
-        let keys: Vec<(usize, u32)> = union.keys().copied().collect();
-        let positions: Vec<&SampledPosition> = union.values().collect();
+        // Every oracle's usable positions of the band, each searched once.
+        let band_sets: Vec<Vec<&OraclePosition>> = sets
+            .iter()
+            .map(|(_, by_band)| usable(by_band.get(&band).map(Vec::as_slice).unwrap_or_default(), &games))
+            .collect();
         let t0 = std::time::Instant::now();
-        let searched = search_positions(&level, &positions, &games, args.jobs);
-        eprintln!(
-            "model check: band {band} point {elo}: {} positions searched in {:.0} s",
-            keys.len(),
-            t0.elapsed().as_secs_f64()
-        );
-        let index: BTreeMap<(usize, u32), usize> = keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
-        for (name, by_band) in &sets {
-            let band_set = by_band.get(&band).map(Vec::as_slice).unwrap_or_default();
-            let decisions: Vec<(&OraclePosition, super::model_fit::Decision)> = usable(band_set, &games)
-                .into_iter()
-                .filter_map(|p| {
-                    let s = searched[*index.get(&(p.pos.game, p.pos.ply))?].as_ref()?;
-                    Some((p, judge(s, p)?))
-                })
-                .collect();
-            let refs: Vec<&super::model_fit::Decision> = decisions.iter().map(|(_, d)| d).collect();
+        let judged = decide(&level, &band_sets, &games, args.jobs);
+        eprintln!("model check: band {band} point {elo}: searched in {:.0} s", t0.elapsed().as_secs_f64());
+        for ((name, _), ds) in sets.iter().zip(&judged) {
+            let refs: Vec<&super::model_fit::Decision> = ds.iter().collect();
             let e = expected(&refs, &now);
             if e.n == 0 {
                 eprintln!("model check: oracle {name}, band {band}: no positions of the part");
@@ -123,13 +105,13 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
                 "{name:<10} {band:>4} {elo:>5} {:>5} {:>9.1} {:>9.1} {:>+7.1}% {:>6.3} {:>7.3}",
                 e.n, e.mean, e.human_mean, err, e.ks, e.match_rate
             );
-            for (p, d) in &decisions {
+            for d in ds {
                 let probs = probabilities(d, &now);
                 let loss: f64 = probs.iter().zip(&d.loss).map(|(q, l)| q * f64::from(*l)).sum();
                 let _ = writeln!(
                     rows,
                     "{name},{band},{elo},{},{},{loss:.3},{},{:.5}",
-                    p.pos.game, p.pos.ply, d.human_loss, probs[d.human]
+                    d.key.0, d.key.1, d.human_loss, probs[d.human]
                 );
             }
         }

@@ -52,6 +52,8 @@ pub const LAMBDAS: [f64; 16] = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 
 pub const BETAS: [f64; 16] = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 12.0, 20.0];
 /// Slip rates tried (each at most the fitted rate of the point below).
 pub const SLIPS: [f64; 14] = [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.10, 0.12, 0.15, 0.18, 0.22, 0.26];
+/// Fewest fit-part decisions a second oracle needs before its limits bind the grid.
+pub const MIN_SECOND_FIT: usize = 100;
 /// Most self-play candidates tried for one point.
 pub const MAX_STEP_TRIES: usize = 4;
 /// Seed of the searches' deeper-look draws.
@@ -81,6 +83,8 @@ pub(super) struct Decision {
     blunder: Vec<bool>,
     human_blunder: bool,
     test: bool,
+    /// The position's (game, ply).
+    pub(super) key: (usize, u32),
 }
 
 /// A setting of the grid: the choice (λ, β, slip rate) and, for a point with a deeper look, how
@@ -109,6 +113,9 @@ pub struct PointFit {
     /// The fit part's and the held-out (test part) decisions, to report a setting chosen later.
     fit: Vec<Decision>,
     test: Vec<Decision>,
+    /// The same parts judged by the second oracle (empty without one).
+    fit2: Vec<Decision>,
+    test2: Vec<Decision>,
 }
 
 impl PointFit {
@@ -119,6 +126,13 @@ impl PointFit {
     /// What a setting is expected to do on the fit part.
     pub fn fit_expected(&self, s: &Setting3) -> Expected {
         expected(&self.fit.iter().collect::<Vec<_>>(), s)
+    }
+    /// What a setting is expected to do on the fit and held-out parts by the second oracle (None
+    /// without one).
+    pub fn second_expected(&self, s: &Setting3) -> Option<(Expected, Expected)> {
+        (!self.fit2.is_empty() || !self.test2.is_empty()).then(|| {
+            (expected(&self.fit2.iter().collect::<Vec<_>>(), s), expected(&self.test2.iter().collect::<Vec<_>>(), s))
+        })
     }
 }
 
@@ -206,12 +220,27 @@ pub(super) fn search_positions(
     })
 }
 
-fn collect(level: &LevelSettings, positions: &[&OraclePosition], games: &[GameRecord], jobs: usize) -> Vec<Decision> {
-    let sampled: Vec<&super::types::SampledPosition> = positions.iter().map(|p| &p.pos).collect();
-    search_positions(level, &sampled, games, jobs)
-        .iter()
-        .zip(positions)
-        .filter_map(|(s, p)| judge(s.as_ref()?, p))
+/// The point's decisions on several oracles' positions, each position searched once: per set, its
+/// positions judged by that set's oracle (sets that share a position share its search). The
+/// positions are searched in the order the sets give them, first set first, so one set alone is
+/// searched exactly as before.
+pub(super) fn decide(
+    level: &LevelSettings,
+    sets: &[Vec<&OraclePosition>],
+    games: &[GameRecord],
+    jobs: usize,
+) -> Vec<Vec<Decision>> {
+    let mut index: std::collections::HashMap<(usize, u32), usize> = std::collections::HashMap::new();
+    let mut order: Vec<&super::types::SampledPosition> = Vec::new();
+    for p in sets.iter().flatten() {
+        index.entry((p.pos.game, p.pos.ply)).or_insert_with(|| {
+            order.push(&p.pos);
+            order.len() - 1
+        });
+    }
+    let searched = search_positions(level, &order, games, jobs);
+    sets.iter()
+        .map(|set| set.iter().filter_map(|p| judge(searched[index[&(p.pos.game, p.pos.ply)]].as_ref()?, p)).collect())
         .collect()
 }
 
@@ -290,6 +319,7 @@ pub(super) fn judge(s: &Searched, p: &OraclePosition) -> Option<Decision> {
         blunder: s.moves.iter().map(|m| p.blunder(m).unwrap_or(true)).collect(),
         human_blunder: p.blunder(&p.pos.human).unwrap_or(true),
         test: part_of(p.pos.game) == Part::Test,
+        key: (p.pos.game, p.pos.ply),
     })
 }
 
@@ -363,8 +393,8 @@ struct Grid {
 }
 
 /// The grid over `deep_ps` (the deeper-look probabilities tried) × λ × β × slip rate.
-fn grid(fit: &[&Decision], max_slip: f64, deep_ps: &[f64]) -> Grid {
-    let mut best: Option<(Setting3, Expected)> = None;
+fn grid(fit: &[&Decision], second: Option<&[&Decision]>, max_slip: f64, deep_ps: &[f64]) -> Grid {
+    let mut best: Option<(Setting3, Expected, f64)> = None;
     let mut frontier: Vec<(Setting3, Expected)> = Vec::new();
     let mut weakest: Option<(Setting3, Expected)> = None;
     let mut strongest: Option<(Setting3, Expected)> = None;
@@ -377,23 +407,25 @@ fn grid(fit: &[&Decision], max_slip: f64, deep_ps: &[f64]) -> Grid {
                 }
                 let s = Setting3 { lambda, beta, slip_p, deep_p };
                 let e = expected(fit, &s);
+                // With a second oracle a setting must keep inside the limits by both.
+                let cost = second.map_or(e.cost(), |d| e.cost().max(expected(d, &s).cost()));
                 let better = match &best {
                     None => true,
-                    Some((_, b)) => {
-                        let (ce, cb) = (e.cost().max(COMFORT), b.cost().max(COMFORT));
+                    Some((_, b, cb)) => {
+                        let (ce, cb) = (cost.max(COMFORT), cb.max(COMFORT));
                         ce < cb || (ce == cb && e.match_rate > b.match_rate)
                     }
                 };
                 if better {
-                    best = Some((s, e));
+                    best = Some((s, e, cost));
                 }
-                if e.cost() <= COMFORT && at_lambda.as_ref().is_none_or(|(_, b)| e.match_rate > b.match_rate) {
+                if cost <= COMFORT && at_lambda.as_ref().is_none_or(|(_, b)| e.match_rate > b.match_rate) {
                     at_lambda = Some((s, e));
                 }
-                if e.cost() <= COMFORT && weakest.as_ref().is_none_or(|(_, w)| e.mean > w.mean) {
+                if cost <= COMFORT && weakest.as_ref().is_none_or(|(_, w)| e.mean > w.mean) {
                     weakest = Some((s, e));
                 }
-                if e.cost() <= COMFORT
+                if cost <= COMFORT
                     && strongest
                         .as_ref()
                         .is_none_or(|(_, w)| e.mean < w.mean || (e.mean == w.mean && e.match_rate > w.match_rate))
@@ -405,7 +437,7 @@ fn grid(fit: &[&Decision], max_slip: f64, deep_ps: &[f64]) -> Grid {
         frontier.extend(at_lambda);
     }
     Grid {
-        best: best.expect("a grid"),
+        best: best.map(|(s, e, _)| (s, e)).expect("a grid"),
         frontier,
         weakest: weakest.map(|(s, _)| s),
         strongest: strongest.map(|(s, _)| s),
@@ -445,6 +477,7 @@ pub fn fit_point(
     ladder: &Ladder,
     (band, elo): (u32, i32),
     positions: &[OraclePosition],
+    second: Option<&[OraclePosition]>,
     games: &[GameRecord],
     max_slip: f64,
     deep_ps: &[f64],
@@ -454,10 +487,31 @@ pub fn fit_point(
     let base_deep = now.deep_p;
     let deep_ps: Vec<f64> = if base_deep > 0.0 && !deep_ps.is_empty() { deep_ps.to_vec() } else { vec![base_deep] };
     let t0 = std::time::Instant::now();
-    let use_: Vec<&OraclePosition> = usable(positions, games);
-    let ds = collect(&level, &use_, games, jobs);
+    let mut sets = vec![usable(positions, games)];
+    sets.extend(second.map(|s| usable(s, games)));
+    let mut decided = decide(&level, &sets, games, jobs).into_iter();
+    let ds = decided.next().unwrap_or_default();
+    let ds2 = decided.next().unwrap_or_default();
     let fit: Vec<&Decision> = ds.iter().filter(|d| !d.test).collect();
     let test: Vec<&Decision> = ds.iter().filter(|d| d.test).collect();
+    let fit2: Vec<&Decision> = ds2.iter().filter(|d| !d.test).collect();
+    let test2: Vec<&Decision> = ds2.iter().filter(|d| d.test).collect();
+    if second.is_some() {
+        eprintln!(
+            "model fit: band {band} point {elo}: second oracle {} decisions ({} fit, {} test)",
+            ds2.len(),
+            fit2.len(),
+            test2.len()
+        );
+    }
+    // A second oracle's limits bind only where it has scored enough of the fit part.
+    let judge2 = (fit2.len() >= MIN_SECOND_FIT).then_some(&fit2[..]);
+    if second.is_some() && judge2.is_none() {
+        eprintln!(
+            "model fit: band {band}: the second oracle has {} fit decisions (< {MIN_SECOND_FIT}); it only reports",
+            fit2.len()
+        );
+    }
     eprintln!(
         "model fit: band {band} point {elo}: {} decisions ({} fit, {} test) in {:.0} s",
         ds.len(),
@@ -472,19 +526,30 @@ pub fn fit_point(
         ("as is".to_string(), "fit", now, expected(&fit, &now)),
         ("as is".to_string(), "test", now, expected(&test, &now)),
     ];
-    let Grid { best: (chosen, e), frontier, weakest, strongest } = grid(&fit, max_slip, &deep_ps);
+    let Grid { best: (chosen, e), frontier, weakest, strongest } = grid(&fit, judge2, max_slip, &deep_ps);
     rows.push(("with model".to_string(), "fit", chosen, e));
     rows.push(("with model".to_string(), "test", chosen, expected(&test, &chosen)));
+    if !ds2.is_empty() {
+        for (label, s) in [("as is", now), ("with model", chosen)] {
+            rows.push((format!("{label} (second oracle)"), "fit", s, expected(&fit2, &s)));
+            rows.push((format!("{label} (second oracle)"), "test", s, expected(&test2, &s)));
+        }
+    }
     // The model's own top-1 (β alone, λ → 0) on the same decisions, for the report.
     let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0, deep_p: base_deep };
     rows.push(("model alone".to_string(), "test", alone, expected(&test, &alone)));
     let (test, fit): (Vec<Decision>, Vec<Decision>) = ds.into_iter().partition(|d| d.test);
-    Ok(PointFit { band, elo, chosen, rows, frontier, weakest, strongest, fit, test })
+    let (test2, fit2): (Vec<Decision>, Vec<Decision>) = ds2.into_iter().partition(|d| d.test);
+    Ok(PointFit { band, elo, chosen, rows, frontier, weakest, strongest, fit, test, fit2, test2 })
 }
 
 /// What `model fit` is asked to do.
 pub struct FitArgs<'a> {
     pub oracle: &'a Path,
+    /// A second oracle's cache (e.g. Stockfish's): a setting is per-move feasible only inside the
+    /// limits by both oracles (where the second has scored at least [`MIN_SECOND_FIT`] of the
+    /// band's fit part), and its figures are reported beside the first's.
+    pub second: Option<&'a Path>,
     pub ladder: &'a Path,
     pub pgn: &'a Path,
     pub pairs: Vec<(u32, i32)>,
@@ -644,6 +709,10 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let games = crate::tools::games::read_games(args.pgn)?;
     let all = super::types::load_oracle(args.oracle)?;
     let eligible = super::stats::eligible(&all, None);
+    let eligible2 = match args.second {
+        Some(path) => super::stats::eligible(&super::types::load_oracle(path)?, None),
+        None => Vec::new(),
+    };
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
     let mut csv = String::from(
         "band,elo,model,set,deep_p,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n",
@@ -656,7 +725,9 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let mut below: Option<i32> = None;
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let mut f = fit_point(&fitted, (band, elo), &positions, &games, max_slip, &args.deep_ps, args.jobs)?;
+        let second: Vec<OraclePosition> = eligible2.iter().filter(|p| p.pos.band == band).cloned().collect();
+        let second = args.second.map(|_| &second[..]);
+        let mut f = fit_point(&fitted, (band, elo), &positions, second, &games, max_slip, &args.deep_ps, args.jobs)?;
         let mut part = String::new();
         let _ = writeln!(
             part,
@@ -678,6 +749,10 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             let label = if below.is_some() { "with steps" } else { "weakest" };
             f.rows.push((label.to_string(), "fit", s, fit_part));
             f.rows.push((label.to_string(), "test", s, held));
+            if let Some((fit2, test2)) = f.second_expected(&s) {
+                f.rows.push((format!("{label} (second oracle)"), "fit", s, fit2));
+                f.rows.push((format!("{label} (second oracle)"), "test", s, test2));
+            }
             f.chosen = s;
         }
         max_slip = f.chosen.slip_p;
@@ -721,9 +796,13 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         }
         let _ = writeln!(part, "  frontier (fit part; the best expected match at each deeper look and lambda):");
         for (s, e) in &f.frontier {
+            let second = f
+                .second_expected(s)
+                .map(|(e2, _)| format!("  second oracle {:+5.1} % KS {:.3}", 100.0 * e2.error(), e2.ks))
+                .unwrap_or_default();
             let _ = writeln!(
                 part,
-                "    deep {:4.2}  lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}  blunders {:4.2} % ({:4.2} %)",
+                "    deep {:4.2}  lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}  blunders {:4.2} % ({:4.2} %){second}",
                 s.deep_p,
                 s.lambda,
                 s.beta,
@@ -796,6 +875,7 @@ mod tests {
                     blunder: vec![false, false, true],
                     human_blunder: human == 2,
                     test: false,
+                    key: (i, 0),
                 }
             })
             .collect()
@@ -817,7 +897,7 @@ mod tests {
     fn the_grid_keeps_feasible_settings_and_finds_both_extremes() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, 0.05, &[0.0]);
+        let g = grid(&refs, None, 0.05, &[0.0]);
         let feasible: Vec<(Setting3, Expected)> = every_setting(0.05)
             .into_iter()
             .map(|s| (s, expected(&refs, &s)))
@@ -851,6 +931,41 @@ mod tests {
     }
 
     #[test]
+    fn a_second_oracle_binds_the_grid_too() {
+        let ds = decisions();
+        let refs: Vec<&Decision> = ds.iter().collect();
+        // The same oracle twice changes nothing.
+        let alone = grid(&refs, None, 0.05, &[0.0]);
+        let twice = grid(&refs, Some(&refs), 0.05, &[0.0]);
+        assert_eq!(
+            alone.frontier.iter().map(|f| f.0).collect::<Vec<_>>(),
+            twice.frontier.iter().map(|f| f.0).collect::<Vec<_>>()
+        );
+        assert_eq!(alone.best.0, twice.best.0);
+        // A second judge that calls the model's favourite (the 60 cp move) a 150 cp mistake and the
+        // blunder a 60 cp one: the frontier keeps only settings inside the limits by both, and one
+        // that the first judge alone would have kept is gone.
+        let other: Vec<Decision> = decisions()
+            .into_iter()
+            .map(|mut d| {
+                d.loss = vec![0, 150, 60];
+                d.human_loss = d.loss[d.human];
+                d
+            })
+            .collect();
+        let other_refs: Vec<&Decision> = other.iter().collect();
+        let both = grid(&refs, Some(&other_refs), 0.05, &[0.0]);
+        assert!(!both.frontier.is_empty());
+        for (s, e) in &both.frontier {
+            assert!(e.cost() <= COMFORT && expected(&other_refs, s).cost() <= COMFORT, "{s:?}");
+        }
+        let dropped: Vec<Setting3> =
+            alone.frontier.iter().map(|f| f.0).filter(|s| expected(&other_refs, s).cost() > COMFORT).collect();
+        assert!(!dropped.is_empty(), "the second judge rejects part of the first's frontier");
+        assert!(dropped.iter().all(|s| both.frontier.iter().all(|f| f.0 != *s)));
+    }
+
+    #[test]
     fn a_deeper_look_mixes_in_its_proportion() {
         // The deeper look sees the 60 cp move as the best: a point that takes it more often plays it
         // more often, in exact proportion, and the grid over deeper looks keeps its frontier in
@@ -871,7 +986,7 @@ mod tests {
         assert!((mixed.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         let e = |p: f64| expected(&refs, &at(p));
         assert!(e(0.0).mean < e(0.5).mean && e(0.5).mean < e(1.0).mean, "the 60 cp move costs more often");
-        let g = grid(&refs, 0.05, &[0.0, 0.5, 1.0]);
+        let g = grid(&refs, None, 0.05, &[0.0, 0.5, 1.0]);
         assert!(g.frontier.windows(2).all(|w| (w[0].0.deep_p, w[0].0.lambda) < (w[1].0.deep_p, w[1].0.lambda)));
         assert!(g.frontier.iter().any(|(s, _)| s.deep_p == 0.0));
         // A decision without a deeper look ignores the probability.
@@ -894,7 +1009,7 @@ mod tests {
     fn no_slip_above_the_point_below() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, 0.0, &[0.0]);
+        let g = grid(&refs, None, 0.0, &[0.0]);
         assert!(g.frontier.iter().all(|(s, _)| s.slip_p == 0.0));
         assert_eq!(g.best.0.slip_p, 0.0);
         assert!(g.strongest.is_some_and(|s| s.slip_p == 0.0) && g.weakest.is_some_and(|s| s.slip_p == 0.0));
