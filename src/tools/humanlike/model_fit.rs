@@ -472,12 +472,12 @@ pub(super) fn point_level(ladder: &Ladder, elo: i32) -> Result<(LevelSettings, S
 
 /// Fits one point on its band's positions; its slip rate may not exceed `max_slip` (the fitted rate
 /// of the point below it, so that the ladder's slips fall with Elo). A point with a deeper look is
-/// fitted over the deeper-look probabilities `deep_ps` as well (empty: its own only).
+/// fitted over the deeper-look probabilities `deep_ps` as well (empty: its own only). `second`: the
+/// band's positions scored by a second oracle, whose limits bind the grid too (`--also-oracle`).
 pub fn fit_point(
     ladder: &Ladder,
     (band, elo): (u32, i32),
-    positions: &[OraclePosition],
-    second: Option<&[OraclePosition]>,
+    (positions, second): (&[OraclePosition], Option<&[OraclePosition]>),
     games: &[GameRecord],
     max_slip: f64,
     deep_ps: &[f64],
@@ -727,7 +727,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
         let second: Vec<OraclePosition> = eligible2.iter().filter(|p| p.pos.band == band).cloned().collect();
         let second = args.second.map(|_| &second[..]);
-        let mut f = fit_point(&fitted, (band, elo), &positions, second, &games, max_slip, &args.deep_ps, args.jobs)?;
+        let mut f = fit_point(&fitted, (band, elo), (&positions, second), &games, max_slip, &args.deep_ps, args.jobs)?;
         let mut part = String::new();
         let _ = writeln!(
             part,

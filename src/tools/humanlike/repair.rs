@@ -394,7 +394,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     let mut chain = Vec::new();
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let f = fit_point(&ladder, (band, elo), &positions, None, &games, 1.0, &[], args.jobs)?;
+        let f = fit_point(&ladder, (band, elo), (&positions, None), &games, 1.0, &[], args.jobs)?;
         // The first row is the point as the ladder has it.
         chain.push(Link { elo, setting: f.rows[0].2 });
         fits.push(f);
