@@ -70,8 +70,8 @@ enum Cmd {
         #[arg(long = "player", value_name = "NAME=ELO")]
         players: Vec<String>,
         /// Only games of this part of the file: fit, validation or test (game index mod 10: 0-6, 7, 8-9).
-        #[arg(long, value_parser = ["fit", "validation", "test"])]
-        part: Option<String>,
+        #[arg(long, value_enum)]
+        part: Option<model::Part>,
         /// A positions file this sample extends: its (game, ply) pairs are never taken again.
         #[arg(long)]
         exclude: Option<PathBuf>,
@@ -267,6 +267,18 @@ enum Cmd {
     },
 }
 
+/// The ladder, the games its bench positions come from, and the points asked about.
+#[derive(clap::Args, Debug)]
+struct LadderPoints {
+    #[arg(long, default_value = "profiles/ladder.toml")]
+    ladder: PathBuf,
+    #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+    pgn: PathBuf,
+    /// BAND:ELO pairs, e.g. 1000:1100 1200:1300.
+    #[arg(long, num_args = 1.., required = true)]
+    points: Vec<String>,
+}
+
 #[derive(Subcommand, Debug)]
 enum ModelCmd {
     /// Train on the fit part of a PGN's rated games (validation part picks the pass); write the file.
@@ -315,13 +327,8 @@ enum ModelCmd {
         /// inside the per-move limits by both (where it has scored 100+ of a band's fit part).
         #[arg(long)]
         also_oracle: Option<PathBuf>,
-        #[arg(long, default_value = "profiles/ladder.toml")]
-        ladder: PathBuf,
-        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
-        pgn: PathBuf,
-        /// BAND:ELO pairs, e.g. 1000:1100 1200:1300.
-        #[arg(long, num_args = 1.., required = true)]
-        points: Vec<String>,
+        #[command(flatten)]
+        target: LadderPoints,
         #[arg(long, default_value_t = 2)]
         jobs: usize,
         #[arg(long, default_value = "bench/results/humanlike-model-fit.csv")]
@@ -354,16 +361,11 @@ enum ModelCmd {
         /// NAME=FILE (repeatable), e.g. internal=bench/humanlike/oracle.jsonl.
         #[arg(long = "oracle", value_name = "NAME=FILE", required = true)]
         oracles: Vec<String>,
-        #[arg(long, default_value = "profiles/ladder.toml")]
-        ladder: PathBuf,
-        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
-        pgn: PathBuf,
-        /// BAND:ELO pairs, e.g. 1000:1100 1200:1300.
-        #[arg(long, num_args = 1.., required = true)]
-        points: Vec<String>,
+        #[command(flatten)]
+        target: LadderPoints,
         /// Whose games: test (held out from every fit; default), validation or fit.
-        #[arg(long, default_value = "test", value_parser = ["fit", "validation", "test"])]
-        part: String,
+        #[arg(long, value_enum, default_value = "test")]
+        part: model::Part,
         #[arg(long, default_value_t = 2)]
         jobs: usize,
         #[arg(long)]
@@ -514,11 +516,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 min_ply,
                 max_per_game,
                 seed,
-                part: part.as_deref().map(|p| match p {
-                    "fit" => model::Part::Fit,
-                    "validation" => model::Part::Validation,
-                    _ => model::Part::Test,
-                }),
+                part,
                 exclude: match &exclude {
                     Some(path) => {
                         let old: Vec<SampledPosition> = types::read_jsonl(path)?;
@@ -665,18 +663,14 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("{}", std::fs::read_to_string(&out).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Model { cmd: ModelCmd::Check { oracles, ladder, pgn, points, part, jobs, out, decisions_out } } => {
+        Cmd::Model { cmd: ModelCmd::Check { oracles, target, part, jobs, out, decisions_out } } => {
             let oracles = oracles.iter().map(|o| model_check::parse_oracle(o)).collect::<Result<Vec<_>, _>>()?;
             model_check::run(&model_check::CheckArgs {
-                ladder: &ladder,
+                ladder: &target.ladder,
                 oracles,
-                pgn: &pgn,
-                pairs: parse_points(&points)?,
-                part: match part.as_str() {
-                    "fit" => model::Part::Fit,
-                    "validation" => model::Part::Validation,
-                    _ => model::Part::Test,
-                },
+                pgn: &target.pgn,
+                pairs: parse_points(&target.points)?,
+                part,
                 jobs: jobs.max(1),
                 out: &out,
                 decisions_out: decisions_out.as_deref(),
@@ -688,9 +682,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 ModelCmd::Fit {
                     oracle,
                     also_oracle,
-                    ladder,
-                    pgn,
-                    points,
+                    target,
                     jobs,
                     csv_out,
                     ladder_out,
@@ -720,9 +712,9 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             model_fit::run(&model_fit::FitArgs {
                 oracle: &oracle,
                 second: also_oracle.as_deref(),
-                ladder: &ladder,
-                pgn: &pgn,
-                pairs: parse_points(&points)?,
+                ladder: &target.ladder,
+                pgn: &target.pgn,
+                pairs: parse_points(&target.points)?,
                 jobs: jobs.max(1),
                 csv_out: &csv_out,
                 ladder_out: ladder_out.as_deref(),

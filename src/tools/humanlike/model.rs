@@ -43,7 +43,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Which part of the data a game belongs to.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Part {
     Fit,
     Validation,
