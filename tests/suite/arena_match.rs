@@ -22,8 +22,10 @@ fn fixture(name: &str, args: &str) -> EngineConfig {
         cmd: FIXTURE.into(),
         args: args.split_whitespace().map(str::to_string).collect(),
         tc: TimeControl { nodes: Some(1), ..Default::default() },
-        start_timeout: Duration::from_secs(5),
-        hang_timeout: Duration::from_secs(5),
+        // Generous: a loaded CI machine can take seconds to start a process; the fault tests set
+        // their own short limits.
+        start_timeout: Duration::from_secs(30),
+        hang_timeout: Duration::from_secs(30),
         ..Default::default()
     }
 }
