@@ -14,7 +14,7 @@
 # TAG=T plays a further batch of a pairing already played: files elo*-vs-sf*-T.*, match seed
 # 6000 + OURS + 1000 * (the tag's position in "b c d ..."), so its openings and games are new;
 # the report pools every batch of a pairing.
-# Usage: [OUT=DIR] [BIN=sparring] [CONCURRENCY=2] [LADDER=FILE] [TAG=b] bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
+# Usage: [OUT=DIR] [BIN=sparring] [CONCURRENCY=2] [LADDER=FILE] [TAG=b] [REUSE="DIR ..."] bench/sf-scale.sh [GAMES (default 100)] [TC (default 5+0.05)] OURS:SF ...
 #   e.g. bench/sf-scale.sh 100 5+0.05 1500:1500 1700:1700 1900:1900 2100:2100 2300:2300 2400:2400
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,4 +51,5 @@ for p in "${pairs[@]}"; do
     -srand $(( 6000 + ours + 1000 * batch )) -pgnout "$stem.pgn" -jsonout "$stem.json" -progress quiet > "$stem.txt"
   grep -E '^(Score|Elo|Terminations)' "$stem.txt" || tail -5 "$stem.txt"
 done
-bench/py.sh bench/sf_scale_report.py "$out"
+# REUSE="DIR ..." (earlier versions' folders) lends the pairings of the points not played in OUT.
+bench/py.sh bench/sf_scale_report.py "$out" ${REUSE:-}

@@ -8,8 +8,12 @@ of one pairing (sf-scale.sh TAG=b, ...) are pooled game by game; several pairing
 combined by inverse-variance weighting. Writes
 bench/results/sf-scale.csv (one row per pairing), bench/results/sf-scale-points.csv (one row per
 point) and bench/results/sf-scale.svg (bench/plot.py), all in the folder given as the first argument
-(default bench/results/sf-scale/ladder-vN, N the built-in ladder's version). A point's equivalent
-uses only its pairings that scored 20-80 % when it has any (see EVEN)."""
+(default bench/results/sf-scale/ladder-vN, N the built-in ladder's version). Further folders (a
+ladder version's predecessors) lend the pairings of every point that has none in the first: a new
+version replays only the points it moved. A point's equivalent uses only its pairings that scored
+20-80 % when it has any (see EVEN).
+
+Usage: bench/py.sh bench/sf_scale_report.py [OUT_DIR [EARLIER_DIR ...]]"""
 import csv
 import json
 import math
@@ -32,6 +36,7 @@ def builtin_version():
 EVEN = (0.20, 0.80)
 
 src = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(f"bench/results/sf-scale/ladder-v{builtin_version()}")
+earlier = [Path(a) for a in sys.argv[2:]]
 def logistic_elo(wins, draws, losses):
     """Elo difference and 95 % bounds from a trinomial result, as the match runner's JSON gives
     them (the score's normal interval mapped through the logistic curve; None where undefined)."""
@@ -44,12 +49,21 @@ def logistic_elo(wins, draws, losses):
 
 # Batches of one pairing (bench/sf-scale.sh TAG=b, ...: files elo*-vs-sf*-b.json) are pooled.
 batches = {}
-for js in sorted(src.glob("elo*-vs-sf*.json")):
-    m = re.match(r"elo(\d+)-vs-sf(\d+)", js.stem)
-    d = json.loads(js.read_text())
-    if d["games_played"] == 0:
-        continue
-    batches.setdefault((int(m.group(1)), int(m.group(2))), []).append(d)
+played_here = set()
+for k, folder in enumerate([src] + earlier):
+    for js in sorted(folder.glob("elo*-vs-sf*.json")):
+        m = re.match(r"elo(\d+)-vs-sf(\d+)", js.stem)
+        ours = int(m.group(1))
+        if k == 0:
+            played_here.add(ours)
+        elif ours in played_here:
+            continue  # the point was replayed in the newer folder: its old pairings are another player's
+        d = json.loads(js.read_text())
+        if d["games_played"] == 0:
+            continue
+        batches.setdefault((ours, int(m.group(2))), []).append(d)
+    if k > 0:  # an older folder still shadows the ones after it
+        played_here |= {int(re.match(r"elo(\d+)", js.stem).group(1)) for js in folder.glob("elo*-vs-sf*.json")}
 rows = []
 for (ours, sf), ds in sorted(batches.items()):
     w, dr, l = (sum(d["result"][k] for d in ds) for k in ("wins", "draws", "losses"))
