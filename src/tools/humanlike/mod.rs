@@ -354,6 +354,10 @@ enum ModelCmd {
         /// deeper look; their per-move frontier then spans these too (default: each point's own).
         #[arg(long, num_args = 1..)]
         deep_p: Vec<f64>,
+        /// What the mean loss is held against: the humans' curve at the point's Elo (each oracle's
+        /// own, fitted on the same part) or the band's people on the same positions.
+        #[arg(long, value_enum, default_value = "curve")]
+        mean_target: model_fit::Target,
     },
     /// Each ladder point's exact expected figures (mean loss, KS, match with the human's move) on
     /// one part's positions, judged by each oracle given (see src/tools/humanlike/model_check.rs).
@@ -373,6 +377,10 @@ enum ModelCmd {
         /// Every decision as CSV (oracle, band, elo, game, ply, expected_loss, human_loss, p_human).
         #[arg(long)]
         decisions_out: Option<PathBuf>,
+        /// What the mean loss is held against: the humans' curve at the point's Elo (each oracle's
+        /// own, fitted on the same part) or the band's people on the same positions.
+        #[arg(long, value_enum, default_value = "curve")]
+        mean_target: model_fit::Target,
     },
     /// Move a fitted ladder's points one notch at a time (slip rate or lambda) until every self-play
     /// step between them fits the Elo formula, each point staying inside the per-move limits on its
@@ -663,7 +671,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("{}", std::fs::read_to_string(&out).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Model { cmd: ModelCmd::Check { oracles, target, part, jobs, out, decisions_out } } => {
+        Cmd::Model { cmd: ModelCmd::Check { oracles, target, part, jobs, out, decisions_out, mean_target } } => {
             let oracles = oracles.iter().map(|o| model_check::parse_oracle(o)).collect::<Result<Vec<_>, _>>()?;
             model_check::run(&model_check::CheckArgs {
                 ladder: &target.ladder,
@@ -674,6 +682,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 jobs: jobs.max(1),
                 out: &out,
                 decisions_out: decisions_out.as_deref(),
+                mean_target,
             })?;
             Ok(ExitCode::SUCCESS)
         }
@@ -692,6 +701,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     openings,
                     work,
                     deep_p,
+                    mean_target,
                 },
         } => {
             if let Some(p) = deep_p.iter().find(|p| !(0.0..=1.0).contains(*p)) {
@@ -722,6 +732,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 steps,
                 work: &work,
                 deep_ps: deep_p,
+                target: mean_target,
             })?;
             Ok(ExitCode::SUCCESS)
         }

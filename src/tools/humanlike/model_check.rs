@@ -13,7 +13,7 @@
 //! (`bench/humanlike/point_ci.py --expected`).
 
 use super::model::{Part, part_of};
-use super::model_fit::{decide, expected, point_level, probabilities, usable};
+use super::model_fit::{Target, curve_targets, decide, expected, point_level, probabilities, usable};
 use super::stats::eligible;
 use super::types::{OraclePosition, load_oracle};
 use crate::profile::Ladder;
@@ -33,6 +33,9 @@ pub struct CheckArgs<'a> {
     pub jobs: usize,
     pub out: &'a Path,
     pub decisions_out: Option<&'a Path>,
+    /// With [`Target::Curve`] each row also holds the mean loss against the humans' curve at the
+    /// point's Elo, fitted on the same part of the same oracle's cache.
+    pub mean_target: Target,
 }
 
 /// Parses `NAME=FILE` (the `--oracle` argument of `model check`).
@@ -46,8 +49,8 @@ pub fn parse_oracle(text: &str) -> Result<(String, PathBuf), String> {
 }
 
 /// The CSV header of the summary.
-pub const HEADER: &str =
-    "oracle,band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,blunder_pct,human_blunder_pct";
+pub const HEADER: &str = "oracle,band,elo,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,blunder_pct,human_blunder_pct,\
+curve_mean_loss,curve_error_pct";
 
 pub fn run(args: &CheckArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(args.ladder).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
@@ -58,8 +61,16 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     let games = crate::tools::games::read_games(args.pgn)?;
     // Each oracle's eligible positions of the part, by band.
     let mut sets: Vec<(String, BTreeMap<u32, Vec<OraclePosition>>)> = Vec::new();
+    let elos: Vec<i32> = args.pairs.iter().map(|&(_, e)| e).collect();
+    let mut curves = Vec::new();
     for (name, path) in &args.oracles {
         let all = load_oracle(path)?;
+        let part = if args.part == Part::Validation { Part::Fit } else { args.part };
+        // The curve columns only report: a cache too thin for a curve leaves them empty.
+        curves.push(curve_targets(args.mean_target, &eligible(&all, None), &games, part, &elos).unwrap_or_else(|e| {
+            eprintln!("model check: oracle {name}: no curve columns ({e})");
+            None
+        }));
         let mut by_band: BTreeMap<u32, Vec<OraclePosition>> = BTreeMap::new();
         for p in eligible(&all, None).into_iter().filter(|p| part_of(p.pos.game) == args.part) {
             by_band.entry(p.pos.band).or_default().push(p);
@@ -69,8 +80,8 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     let mut csv = format!("{HEADER}\n");
     let mut rows = String::from("oracle,band,elo,game,ply,expected_loss,human_loss,p_human\n");
     println!(
-        "{:<10} {:>4} {:>5} {:>5} {:>9} {:>9} {:>8} {:>6} {:>7}",
-        "oracle", "band", "elo", "n", "loss", "people", "error", "KS", "match"
+        "{:<10} {:>4} {:>5} {:>5} {:>9} {:>9} {:>8} {:>6} {:>7} {:>7} {:>8}",
+        "oracle", "band", "elo", "n", "loss", "people", "error", "KS", "match", "curve", "vs curve"
     );
     for &(band, elo) in &args.pairs {
         let (level, now) = point_level(&ladder, elo)?;
@@ -82,7 +93,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
         let t0 = std::time::Instant::now();
         let judged = decide(&level, &band_sets, &games, args.jobs);
         eprintln!("model check: band {band} point {elo}: searched in {:.0} s", t0.elapsed().as_secs_f64());
-        for ((name, _), ds) in sets.iter().zip(&judged) {
+        for (((name, _), ds), curve) in sets.iter().zip(&judged).zip(&curves) {
             let refs: Vec<&super::model_fit::Decision> = ds.iter().collect();
             let e = expected(&refs, &now);
             if e.n == 0 {
@@ -90,9 +101,17 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
                 continue;
             }
             let err = 100.0 * (e.mean - e.human_mean) / e.human_mean.max(1e-9);
+            let c = curve.as_ref().and_then(|m| m.get(&elo).copied());
+            let (c_csv, c_err_csv, c_text) = match c {
+                Some(c) => {
+                    let ce = 100.0 * (e.mean - c) / c.max(1e-9);
+                    (format!("{c:.2}"), format!("{ce:.1}"), format!("{c:>7.1} {ce:>+7.1}%"))
+                }
+                None => (String::new(), String::new(), String::new()),
+            };
             let _ = writeln!(
                 csv,
-                "{name},{band},{elo},{},{:.2},{:.2},{err:.1},{:.4},{:.4},{:.2},{:.2}",
+                "{name},{band},{elo},{},{:.2},{:.2},{err:.1},{:.4},{:.4},{:.2},{:.2},{c_csv},{c_err_csv}",
                 e.n,
                 e.mean,
                 e.human_mean,
@@ -102,7 +121,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
                 100.0 * e.human_blunder
             );
             println!(
-                "{name:<10} {band:>4} {elo:>5} {:>5} {:>9.1} {:>9.1} {:>+7.1}% {:>6.3} {:>7.3}",
+                "{name:<10} {band:>4} {elo:>5} {:>5} {:>9.1} {:>9.1} {:>+7.1}% {:>6.3} {:>7.3} {c_text}",
                 e.n, e.mean, e.human_mean, err, e.ks, e.match_rate
             );
             for d in ds {

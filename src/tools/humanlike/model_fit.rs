@@ -13,9 +13,12 @@
 //! **The objective** (issue 23: both halves on one scale). A setting (λ, β, slip rate; with
 //! `--deep-p`, the deeper-look probability too) from the grid [`LAMBDAS`] × [`BETAS`] × [`SLIPS`]
 //! is *per-move feasible* when, on the fit and
-//! validation parts' games, its mean loss is within `COMFORT`·[`MEAN_TOLERANCE`] of the humans'
-//! and its KS within `COMFORT`·[`KS_TOLERANCE`] (the slack keeps the held-out part inside the
-//! limits). Points are fitted in Elo order, a point's slip rate at most the one below it. Without
+//! validation parts' games, its mean loss is within `COMFORT`·[`MEAN_TOLERANCE`] of the target
+//! and its KS within `COMFORT`·[`KS_TOLERANCE`] of the humans' on the same positions (the slack
+//! keeps the held-out part inside the limits). The target ([`Target`], `--mean-target`) is the
+//! humans' smooth curve at the point's Elo, fitted on the same part of the same oracle's cache (the
+//! default since session 34: a thin band's own mean moved the fit by up to 15 %), or the band's
+//! people on the same positions. Points are fitted in Elo order, a point's slip rate at most the one below it. Without
 //! self-play the feasible setting with the highest expected match is kept (none feasible: the one
 //! nearest the limits). With `--step-games N` the lowest point fitted has no point below to play,
 //! so it takes the weakest feasible setting (the highest expected mean loss the limits allow),
@@ -58,6 +61,43 @@ pub const MIN_SECOND_FIT: usize = 100;
 pub const MAX_STEP_TRIES: usize = 4;
 /// Seed of the searches' deeper-look draws.
 pub const MODEL_FIT_SEED: u64 = super::fit::FIT_SEED;
+
+/// What a point's expected mean loss is held against (issue 23: "a point's per-move target is
+/// that curve at its Elo").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// The humans' smooth curve at the point's Elo, fitted on the same part of the same oracle's
+    /// cache (`humanlike curve`): one thin band's noise does not move the point.
+    Curve,
+    /// The band's people on the same positions (paired; before session 34 the only target).
+    Band,
+}
+
+/// The curve's mean loss at each point's Elo, on the part the fit uses (fit and validation), from
+/// one oracle's positions; None for [`Target::Band`].
+pub(super) fn curve_targets(
+    target: Target,
+    positions: &[OraclePosition],
+    games: &[GameRecord],
+    part: Part,
+    elos: &[i32],
+) -> Result<Option<std::collections::BTreeMap<i32, f64>>, String> {
+    if target == Target::Band {
+        return Ok(None);
+    }
+    let c = super::curve::build(positions, games, Some(part))
+        .map_err(|e| format!("the humans' curve for the per-move target: {e} (use --mean-target band)"))?;
+    Ok(Some(elos.iter().map(|&e| (e, c.at(0, f64::from(e)).0)).collect()))
+}
+
+/// `e` with its reference mean replaced by `target` where one is given: its error and cost are
+/// then against the curve; KS and the match stay against the people on the same positions.
+pub(super) fn aimed(mut e: Expected, target: Option<f64>) -> Expected {
+    if let Some(t) = target {
+        e.human_mean = t;
+    }
+    e
+}
 
 /// What one of the point's searches makes of a position: each root move's score against the best
 /// (pawns; None: mated), the slip gate, and λ when the position is decided (the model left out).
@@ -116,22 +156,45 @@ pub struct PointFit {
     /// The same parts judged by the second oracle (empty without one).
     fit2: Vec<Decision>,
     test2: Vec<Decision>,
+    /// The mean loss each oracle holds the point to on the fit part (None: the band's people)
+    /// and on the test part.
+    targets: Targets,
+}
+
+/// What one point's grid may range over and what it aims at.
+pub struct PointGrid<'a> {
+    /// The highest slip rate (the fitted rate of the point below).
+    pub max_slip: f64,
+    /// Deeper-look probabilities tried (empty: the point's own).
+    pub deep_ps: &'a [f64],
+    pub targets: Targets,
+}
+
+/// The reference mean losses of one point: (first oracle, second oracle) × (fit part, test part);
+/// None where the band's people on the same positions are the reference.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Targets {
+    pub fit: [Option<f64>; 2],
+    pub test: [Option<f64>; 2],
 }
 
 impl PointFit {
     /// What a setting is expected to do on the held-out part.
     pub fn held_out(&self, s: &Setting3) -> Expected {
-        expected(&self.test.iter().collect::<Vec<_>>(), s)
+        aimed(expected(&self.test.iter().collect::<Vec<_>>(), s), self.targets.test[0])
     }
     /// What a setting is expected to do on the fit part.
     pub fn fit_expected(&self, s: &Setting3) -> Expected {
-        expected(&self.fit.iter().collect::<Vec<_>>(), s)
+        aimed(expected(&self.fit.iter().collect::<Vec<_>>(), s), self.targets.fit[0])
     }
     /// What a setting is expected to do on the fit and held-out parts by the second oracle (None
     /// without one).
     pub fn second_expected(&self, s: &Setting3) -> Option<(Expected, Expected)> {
         (!self.fit2.is_empty() || !self.test2.is_empty()).then(|| {
-            (expected(&self.fit2.iter().collect::<Vec<_>>(), s), expected(&self.test2.iter().collect::<Vec<_>>(), s))
+            (
+                aimed(expected(&self.fit2.iter().collect::<Vec<_>>(), s), self.targets.fit[1]),
+                aimed(expected(&self.test2.iter().collect::<Vec<_>>(), s), self.targets.test[1]),
+            )
         })
     }
 }
@@ -393,7 +456,13 @@ struct Grid {
 }
 
 /// The grid over `deep_ps` (the deeper-look probabilities tried) × λ × β × slip rate.
-fn grid(fit: &[&Decision], second: Option<&[&Decision]>, max_slip: f64, deep_ps: &[f64]) -> Grid {
+fn grid(
+    fit: &[&Decision],
+    second: Option<&[&Decision]>,
+    targets: [Option<f64>; 2],
+    max_slip: f64,
+    deep_ps: &[f64],
+) -> Grid {
     let mut best: Option<(Setting3, Expected, f64)> = None;
     let mut frontier: Vec<(Setting3, Expected)> = Vec::new();
     let mut weakest: Option<(Setting3, Expected)> = None;
@@ -406,9 +475,9 @@ fn grid(fit: &[&Decision], second: Option<&[&Decision]>, max_slip: f64, deep_ps:
                     continue;
                 }
                 let s = Setting3 { lambda, beta, slip_p, deep_p };
-                let e = expected(fit, &s);
+                let e = aimed(expected(fit, &s), targets[0]);
                 // With a second oracle a setting must keep inside the limits by both.
-                let cost = second.map_or(e.cost(), |d| e.cost().max(expected(d, &s).cost()));
+                let cost = second.map_or(e.cost(), |d| e.cost().max(aimed(expected(d, &s), targets[1]).cost()));
                 let better = match &best {
                     None => true,
                     Some((_, b, cb)) => {
@@ -470,19 +539,21 @@ pub(super) fn point_level(ladder: &Ladder, elo: i32) -> Result<(LevelSettings, S
     Ok((level, now))
 }
 
-/// Fits one point on its band's positions; its slip rate may not exceed `max_slip` (the fitted rate
-/// of the point below it, so that the ladder's slips fall with Elo). A point with a deeper look is
-/// fitted over the deeper-look probabilities `deep_ps` as well (empty: its own only). `second`: the
-/// band's positions scored by a second oracle, whose limits bind the grid too (`--also-oracle`).
+/// Fits one point on its band's positions; its slip rate may not exceed `grid_of.max_slip` (the
+/// fitted rate of the point below it, so that the ladder's slips fall with Elo). A point with a
+/// deeper look is fitted over the deeper-look probabilities `grid_of.deep_ps` as well (empty: its
+/// own only). `second`: the band's positions scored by a second oracle, whose limits bind the grid
+/// too (`--also-oracle`). `grid_of.targets`: each oracle's reference mean (the humans' curve at the
+/// point's Elo; None: the band's people on the same positions).
 pub fn fit_point(
     ladder: &Ladder,
     (band, elo): (u32, i32),
     (positions, second): (&[OraclePosition], Option<&[OraclePosition]>),
     games: &[GameRecord],
-    max_slip: f64,
-    deep_ps: &[f64],
+    grid_of: PointGrid,
     jobs: usize,
 ) -> Result<PointFit, String> {
+    let PointGrid { max_slip, deep_ps, targets } = grid_of;
     let (level, now) = point_level(ladder, elo)?;
     let base_deep = now.deep_p;
     let deep_ps: Vec<f64> = if base_deep > 0.0 && !deep_ps.is_empty() { deep_ps.to_vec() } else { vec![base_deep] };
@@ -522,25 +593,28 @@ pub fn fit_point(
     if fit.len() < 100 || test.is_empty() {
         return Err(format!("band {band}: only {} fit decisions (need 100) and {} test", fit.len(), test.len()));
     }
+    let [t_fit, t_fit2] = targets.fit;
+    let [t_test, t_test2] = targets.test;
     let mut rows = vec![
-        ("as is".to_string(), "fit", now, expected(&fit, &now)),
-        ("as is".to_string(), "test", now, expected(&test, &now)),
+        ("as is".to_string(), "fit", now, aimed(expected(&fit, &now), t_fit)),
+        ("as is".to_string(), "test", now, aimed(expected(&test, &now), t_test)),
     ];
-    let Grid { best: (chosen, e), frontier, weakest, strongest } = grid(&fit, judge2, max_slip, &deep_ps);
+    let Grid { best: (chosen, e), frontier, weakest, strongest } =
+        grid(&fit, judge2, [t_fit, t_fit2], max_slip, &deep_ps);
     rows.push(("with model".to_string(), "fit", chosen, e));
-    rows.push(("with model".to_string(), "test", chosen, expected(&test, &chosen)));
+    rows.push(("with model".to_string(), "test", chosen, aimed(expected(&test, &chosen), t_test)));
     if !ds2.is_empty() {
         for (label, s) in [("as is", now), ("with model", chosen)] {
-            rows.push((format!("{label} (second oracle)"), "fit", s, expected(&fit2, &s)));
-            rows.push((format!("{label} (second oracle)"), "test", s, expected(&test2, &s)));
+            rows.push((format!("{label} (second oracle)"), "fit", s, aimed(expected(&fit2, &s), t_fit2)));
+            rows.push((format!("{label} (second oracle)"), "test", s, aimed(expected(&test2, &s), t_test2)));
         }
     }
     // The model's own top-1 (β alone, λ → 0) on the same decisions, for the report.
     let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0, deep_p: base_deep };
-    rows.push(("model alone".to_string(), "test", alone, expected(&test, &alone)));
+    rows.push(("model alone".to_string(), "test", alone, aimed(expected(&test, &alone), t_test)));
     let (test, fit): (Vec<Decision>, Vec<Decision>) = ds.into_iter().partition(|d| d.test);
     let (test2, fit2): (Vec<Decision>, Vec<Decision>) = ds2.into_iter().partition(|d| d.test);
-    Ok(PointFit { band, elo, chosen, rows, frontier, weakest, strongest, fit, test, fit2, test2 })
+    Ok(PointFit { band, elo, chosen, rows, frontier, weakest, strongest, fit, test, fit2, test2, targets })
 }
 
 /// What `model fit` is asked to do.
@@ -566,6 +640,9 @@ pub struct FitArgs<'a> {
     /// Deeper-look probabilities to fit for the points that have a deeper look (empty: each
     /// point's own).
     pub deep_ps: Vec<f64>,
+    /// What the mean loss is held against: the humans' curve at the point's Elo (each oracle's
+    /// own, on the same part) or the band's people on the same positions.
+    pub target: Target,
 }
 
 /// One self-play trial of the fit.
@@ -720,6 +797,23 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let mut out = String::new();
     let mut pairs = args.pairs.clone();
     pairs.sort_by_key(|&(_, elo)| elo);
+    let elos: Vec<i32> = pairs.iter().map(|&(_, e)| e).collect();
+    let curve = |pos: &[OraclePosition], part: Part| curve_targets(args.target, pos, &games, part, &elos);
+    // The test part's curve only reports; a cache that scored too little of it reports against
+    // the band's people instead.
+    let report_curve = |pos: &[OraclePosition]| {
+        curve(pos, Part::Test).unwrap_or_else(|e| {
+            eprintln!("model fit: no test-part curve ({e}); the held-out rows compare with the band's people");
+            None
+        })
+    };
+    let (curve_fit, curve_test) = (curve(&eligible, Part::Fit)?, report_curve(&eligible));
+    let (curve_fit2, curve_test2) =
+        if args.second.is_some() { (curve(&eligible2, Part::Fit)?, report_curve(&eligible2)) } else { (None, None) };
+    let at = |c: &Option<std::collections::BTreeMap<i32, f64>>, elo: i32| c.as_ref().and_then(|m| m.get(&elo).copied());
+    if let Some(c) = &curve_fit {
+        eprintln!("model fit: per-move target: the humans' curve (fit part) at {c:.1?}");
+    }
     let mut max_slip = pairs.first().map_or(1.0, |&(_, lowest)| slip_bound(&ladder, lowest));
     let mut fitted = ladder.clone();
     let mut below: Option<i32> = None;
@@ -727,7 +821,12 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
         let second: Vec<OraclePosition> = eligible2.iter().filter(|p| p.pos.band == band).cloned().collect();
         let second = args.second.map(|_| &second[..]);
-        let mut f = fit_point(&fitted, (band, elo), (&positions, second), &games, max_slip, &args.deep_ps, args.jobs)?;
+        let targets = Targets {
+            fit: [at(&curve_fit, elo), at(&curve_fit2, elo)],
+            test: [at(&curve_test, elo), at(&curve_test2, elo)],
+        };
+        let grid_of = PointGrid { max_slip, deep_ps: &args.deep_ps, targets };
+        let mut f = fit_point(&fitted, (band, elo), (&positions, second), &games, grid_of, args.jobs)?;
         let mut part = String::new();
         let _ = writeln!(
             part,
@@ -760,7 +859,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         below = Some(elo);
         let _ = writeln!(
             part,
-            "  model        set    deep  lambda  beta   slip     n   mean  humans   error     KS   match  blunders (humans)"
+            "  model        set    deep  lambda  beta   slip     n   mean  target   error     KS   match  blunders (humans)"
         );
         for (label, set, s, e) in &f.rows {
             let fields = format!(
@@ -894,10 +993,39 @@ mod tests {
     }
 
     #[test]
+    fn a_curve_target_moves_the_mean_the_grid_aims_at() {
+        // The humans here lose 54 cp a move; a curve that says people of the point's Elo lose 40
+        // (or 70) moves every feasible setting there, while KS stays against the people.
+        let ds = decisions();
+        let refs: Vec<&Decision> = ds.iter().collect();
+        assert!(
+            (expected(&refs, &Setting3 { lambda: 1.0, beta: 1.0, slip_p: 0.0, deep_p: 0.0 }).human_mean - 54.0).abs()
+                < 1e-9
+        );
+        for target in [40.0, 70.0] {
+            let g = grid(&refs, None, [Some(target), None], 0.05, &[0.0]);
+            assert!(!g.frontier.is_empty(), "target {target}: nothing feasible");
+            for (s, e) in &g.frontier {
+                assert_eq!(e.human_mean, target);
+                let raw = expected(&refs, s);
+                assert!(
+                    (raw.mean - target).abs() <= COMFORT * super::super::fit::MEAN_TOLERANCE * target + 1e-9,
+                    "{s:?}: {}",
+                    raw.mean
+                );
+                assert_eq!(raw.ks, e.ks);
+            }
+        }
+        // A second oracle's own target binds too: one that no setting can meet leaves nothing feasible.
+        let g = grid(&refs, Some(&refs), [Some(54.0), Some(5.0)], 0.05, &[0.0]);
+        assert!(g.frontier.is_empty());
+    }
+
+    #[test]
     fn the_grid_keeps_feasible_settings_and_finds_both_extremes() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, None, 0.05, &[0.0]);
+        let g = grid(&refs, None, [None, None], 0.05, &[0.0]);
         let feasible: Vec<(Setting3, Expected)> = every_setting(0.05)
             .into_iter()
             .map(|s| (s, expected(&refs, &s)))
@@ -935,8 +1063,8 @@ mod tests {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
         // The same oracle twice changes nothing.
-        let alone = grid(&refs, None, 0.05, &[0.0]);
-        let twice = grid(&refs, Some(&refs), 0.05, &[0.0]);
+        let alone = grid(&refs, None, [None, None], 0.05, &[0.0]);
+        let twice = grid(&refs, Some(&refs), [None, None], 0.05, &[0.0]);
         assert_eq!(
             alone.frontier.iter().map(|f| f.0).collect::<Vec<_>>(),
             twice.frontier.iter().map(|f| f.0).collect::<Vec<_>>()
@@ -954,7 +1082,7 @@ mod tests {
             })
             .collect();
         let other_refs: Vec<&Decision> = other.iter().collect();
-        let both = grid(&refs, Some(&other_refs), 0.05, &[0.0]);
+        let both = grid(&refs, Some(&other_refs), [None, None], 0.05, &[0.0]);
         assert!(!both.frontier.is_empty());
         for (s, e) in &both.frontier {
             assert!(e.cost() <= COMFORT && expected(&other_refs, s).cost() <= COMFORT, "{s:?}");
@@ -986,7 +1114,7 @@ mod tests {
         assert!((mixed.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         let e = |p: f64| expected(&refs, &at(p));
         assert!(e(0.0).mean < e(0.5).mean && e(0.5).mean < e(1.0).mean, "the 60 cp move costs more often");
-        let g = grid(&refs, None, 0.05, &[0.0, 0.5, 1.0]);
+        let g = grid(&refs, None, [None, None], 0.05, &[0.0, 0.5, 1.0]);
         assert!(g.frontier.windows(2).all(|w| (w[0].0.deep_p, w[0].0.lambda) < (w[1].0.deep_p, w[1].0.lambda)));
         assert!(g.frontier.iter().any(|(s, _)| s.deep_p == 0.0));
         // A decision without a deeper look ignores the probability.
@@ -1009,7 +1137,7 @@ mod tests {
     fn no_slip_above_the_point_below() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, None, 0.0, &[0.0]);
+        let g = grid(&refs, None, [None, None], 0.0, &[0.0]);
         assert!(g.frontier.iter().all(|(s, _)| s.slip_p == 0.0));
         assert_eq!(g.best.0.slip_p, 0.0);
         assert!(g.strongest.is_some_and(|s| s.slip_p == 0.0) && g.weakest.is_some_and(|s| s.slip_p == 0.0));

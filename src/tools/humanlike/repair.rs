@@ -28,7 +28,7 @@
 //! match settings and search, so a stopped repair resumes where it was.
 
 use super::fit::{KS_TOLERANCE, MEAN_TOLERANCE};
-use super::model_fit::{Expected, LAMBDAS, PointFit, SLIPS, Setting3, fit_point, with_point};
+use super::model_fit::{Expected, LAMBDAS, PointFit, PointGrid, SLIPS, Setting3, fit_point, with_point};
 use super::steps;
 use super::types::OraclePosition;
 use crate::profile::Ladder;
@@ -394,7 +394,14 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     let mut chain = Vec::new();
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let f = fit_point(&ladder, (band, elo), (&positions, None), &games, 1.0, &[], args.jobs)?;
+        let f = fit_point(
+            &ladder,
+            (band, elo),
+            (&positions, None),
+            &games,
+            PointGrid { max_slip: 1.0, deep_ps: &[], targets: Default::default() },
+            args.jobs,
+        )?;
         // The first row is the point as the ladder has it.
         chain.push(Link { elo, setting: f.rows[0].2 });
         fits.push(f);
