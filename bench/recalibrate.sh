@@ -74,7 +74,12 @@ ALL_SF=$W/oracle-sf15-all.jsonl
 cat "$H/oracle.jsonl" "$H/oracle-test2.jsonl" > "$ALL_INT" 2>/dev/null || cp "$H/oracle.jsonl" "$ALL_INT"
 cat "$H/oracle-sf15-d12.jsonl" "$H/oracle-sf15-d12-test2.jsonl" > "$ALL_SF" 2>/dev/null || cp "$H/oracle-sf15-d12.jsonl" "$ALL_SF"
 if run curve; then
+    # The fit parts' curves are the fit's per-move targets (`model fit --mean-target curve`, the
+    # default: each oracle's own curve at the point's Elo); the test parts' are the held-out report's.
     "$BIN" humanlike curve --oracle "$H/oracle.jsonl" --part fit --out "$R/human-curve-internal-fit.csv" > "$R/human-curve-internal-fit.txt"
+    if [ -f "$H/oracle-sf15-d12.jsonl" ]; then
+        "$BIN" humanlike curve --oracle "$H/oracle-sf15-d12.jsonl" --part fit --out "$R/human-curve-sf15-fit.csv" > "$R/human-curve-sf15-fit.txt"
+    fi
     "$BIN" humanlike curve --oracle "$ALL_INT" --part test --out "$R/human-curve-internal-test.csv" > "$R/human-curve-internal-test.txt"
     "$BIN" humanlike curve --oracle "$ALL_SF" --part test --out "$R/human-curve-sf15-test.csv" > "$R/human-curve-sf15-test.txt"
 fi
