@@ -383,8 +383,8 @@ enum ModelCmd {
         mean_target: model_fit::Target,
     },
     /// Move a fitted ladder's points one notch at a time (slip rate or lambda) until every self-play
-    /// step between them fits the Elo formula, each point staying inside the per-move limits on its
-    /// band's fit part (src/tools/humanlike/repair.rs).
+    /// step between them fits the Elo formula, each point staying inside the per-move limits (against
+    /// the humans' curve at its Elo) on its band's fit part (src/tools/humanlike/repair.rs).
     Repair {
         #[arg(long, default_value = "bench/humanlike/oracle.jsonl")]
         oracle: PathBuf,
@@ -428,6 +428,10 @@ enum ModelCmd {
         /// The repaired chain's steps (the `humanlike steps` CSV).
         #[arg(long, default_value = "target/ladder-repair/steps.csv")]
         csv_out: PathBuf,
+        /// What the per-move limits hold each point's mean loss to: the humans' curve at its Elo
+        /// (fitted on the fit part of --oracle) or the band's people on the same positions.
+        #[arg(long, value_enum, default_value = "curve")]
+        mean_target: model_fit::Target,
     },
     /// Per-band top-1 and log-likelihood on the test part (and against the best-move baseline).
     Eval {
@@ -754,6 +758,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     ladder_out,
                     version,
                     csv_out,
+                    mean_target,
                 },
         } => {
             if let Some(dir) = csv_out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -783,6 +788,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 ladder_out: &ladder_out,
                 version,
                 csv_out: &csv_out,
+                mean_target,
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -11,7 +11,8 @@
 //!    rate stays between its neighbours') or the next λ of the grid ([`LAMBDAS`]; larger λ plays
 //!    stronger); each is a candidate;
 //! 4. a candidate is allowed only while the point stays inside the per-move limits on its band's fit
-//!    part (mean loss within ±[`MEAN_TOLERANCE`] of the humans', KS ≤ [`KS_TOLERANCE`]); the allowed
+//!    part (mean loss within ±[`MEAN_TOLERANCE`] of the humans' curve at its Elo, or of its band's
+//!    people with `--mean-target band`; KS ≤ [`KS_TOLERANCE`]); the allowed
 //!    ones are tried smallest per-move error first;
 //! 5. the moved point's steps are played again; the move is kept when the sum of those steps'
 //!    distances outside their windows falls, and is otherwise undone and not tried again while
@@ -28,7 +29,10 @@
 //! match settings and search, so a stopped repair resumes where it was.
 
 use super::fit::{KS_TOLERANCE, MEAN_TOLERANCE};
-use super::model_fit::{Expected, LAMBDAS, PointFit, PointGrid, SLIPS, Setting3, fit_point, with_point};
+use super::model::Part;
+use super::model_fit::{
+    Expected, LAMBDAS, PointFit, PointGrid, SLIPS, Setting3, Target, Targets, curve_targets, fit_point, with_point,
+};
 use super::steps;
 use super::types::OraclePosition;
 use crate::profile::Ladder;
@@ -225,6 +229,8 @@ pub struct RepairArgs<'a> {
     pub version: Option<u32>,
     /// The final chain's steps (the `humanlike steps` CSV).
     pub csv_out: &'a Path,
+    /// What each point's mean loss is held to (as in `model fit`).
+    pub mean_target: Target,
 }
 
 /// The engines' side of the search: per-move figures from the fit part's decisions, steps from
@@ -390,6 +396,13 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     let all = super::types::load_oracle(args.oracle)?;
     let eligible = super::stats::eligible(&all, None);
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
+    let elos: Vec<i32> = pairs.iter().map(|&(_, e)| e).collect();
+    let fit_curve = curve_targets(args.mean_target, &eligible, &games, Part::Fit, &elos)?;
+    let test_curve = curve_targets(args.mean_target, &eligible, &games, Part::Test, &elos).unwrap_or_else(|e| {
+        eprintln!("model repair: no test-part curve ({e}); the held-out rows compare with the band's people");
+        None
+    });
+    let at = |c: &Option<std::collections::BTreeMap<i32, f64>>, elo: i32| c.as_ref().and_then(|m| m.get(&elo).copied());
     let mut fits = Vec::new();
     let mut chain = Vec::new();
     for &(band, elo) in &pairs {
@@ -399,7 +412,11 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
             (band, elo),
             (&positions, None),
             &games,
-            PointGrid { max_slip: 1.0, deep_ps: &[], targets: Default::default() },
+            PointGrid {
+                max_slip: 1.0,
+                deep_ps: &[],
+                targets: Targets { fit: [at(&fit_curve, elo), None], test: [at(&test_curve, elo), None] },
+            },
             args.jobs,
         )?;
         // The first row is the point as the ladder has it.
