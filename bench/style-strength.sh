@@ -21,7 +21,8 @@ book=../shared/data/openings/8moves_v3.pgn
 [ -f "$book" ] || { echo "bench/style-strength.sh: $book not found (needs ../shared/data)" >&2; exit 1; }
 # STRENGTH_BIN: a frozen copy of the binary to play (default: build and use target/release).
 if [ -n "${STRENGTH_BIN:-}" ]; then bin=$(realpath "$STRENGTH_BIN"); else cargo build --release --quiet; bin=$PWD/target/release/sparring; fi
-out=bench/results/style/strength
+# STRENGTH_OUT: another folder (e.g. a newer ladder's remeasure); its table goes to FOLDER.md.
+out=${STRENGTH_OUT:-bench/results/style/strength}
 mkdir -p "$out"
 for elo in $levels; do
   for a in $avatars; do
@@ -50,4 +51,4 @@ for elo in $levels; do
     "$bin" style "$f.pgn" --player "plain-$elo" --json > "$f-style-plain.json"
   done
 done
-bench/py.sh bench/style_strength_report.py
+bench/py.sh bench/style_strength_report.py "$out" "$out.md"

@@ -2,8 +2,8 @@
 # Standard library only (python3 >= 3.11, no bench/.venv needed).
 """Strength held (issue 24): the table of bench/style-strength.sh's matches.
 
-Reads bench/results/style/strength/<elo>-<avatar>.json (the match runner's summaries: avatar as
-engine 1 against the plain point) and writes bench/results/style/strength.md: per level and avatar
+Reads bench/results/style/strength/<elo>-<avatar>.json (or argv[1]; the match runner's summaries: avatar as
+engine 1 against the plain point) and writes bench/results/style/strength.md (or argv[2]): per level and avatar
 the games, W/D/L, the avatar's score with a 95 % interval from the pentanomial pairs (the games of
 a pair share an opening, so pairs are the independent unit), the logistic Elo difference with the
 same interval, and whether the score is inside the issue's window, 50 % ± 8 ("held") or not
@@ -15,10 +15,11 @@ import json
 import math
 import os
 import re
+import sys
 
 WINDOW = 0.08
-src = "bench/results/style/strength"
-out = "bench/results/style/strength.md"
+src = sys.argv[1] if len(sys.argv) > 1 else "bench/results/style/strength"
+out = sys.argv[2] if len(sys.argv) > 2 else "bench/results/style/strength.md"
 
 
 def elo(score):
