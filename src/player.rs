@@ -405,7 +405,7 @@ impl Player {
                 .then(|| human::style_tilt(pos, &moves, &self.eval_config(pos.turn()), &l.eval));
             logp.iter()
                 .enumerate()
-                .map(|(i, x)| h.beta * (x + tilt.as_ref().map_or(0.0, |t| human::AVATAR_TILT * t[i])))
+                .map(|(i, x)| h.beta * (x + tilt.as_ref().map_or(0.0, |t| h.avatar_tilt * t[i])))
                 .collect::<Vec<f64>>()
         });
         let bias = match (prior, human) {

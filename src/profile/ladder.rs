@@ -167,6 +167,13 @@ pub struct LadderPoint {
     /// chooses by value alone (absent = `lambda`). Interpolated geometrically between points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_lambda: Option<f64>,
+    /// How far an avatar's style tilts the human move model at this point, in nats of
+    /// `ln P_human` per pawn of style difference ([`crate::policy::human::style_tilt`]); the choice
+    /// logit moves by `beta · avatar_tilt · Δ`. Absent = [`crate::policy::human::AVATAR_TILT`].
+    /// A point where β is large and λ small needs less: there the tilt outweighs the value term
+    /// and an avatar would cost strength (issue 24 §3). Interpolated linearly between points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avatar_tilt: Option<f64>,
 }
 
 fn is_zero_f64(x: &f64) -> bool {
@@ -222,6 +229,9 @@ pub struct HumanChoice {
     pub bare_king_lambda: Option<f64>,
     /// The rating the model is asked about (the level's Elo).
     pub rating: f64,
+    /// An avatar's tilt of the model, nats per pawn of style difference
+    /// ([`LadderPoint::avatar_tilt`]).
+    pub avatar_tilt: f64,
     pub model: Arc<HumanModel>,
 }
 
@@ -231,12 +241,15 @@ impl PartialEq for HumanChoice {
             && self.decided_lambda == other.decided_lambda
             && self.bare_king_lambda == other.bare_king_lambda
             && self.rating == other.rating
+            && self.avatar_tilt == other.avatar_tilt
             && self.model.hash_hex() == other.model.hash_hex()
     }
 }
 
 /// Largest `beta` a ladder file may give.
 pub const MAX_BETA: f64 = 20.0;
+/// Largest `avatar_tilt` a ladder file may give (nats per pawn).
+pub const MAX_AVATAR_TILT: f64 = 10.0;
 
 impl LevelSettings {
     /// One line for `info string`.
@@ -265,7 +278,14 @@ impl LevelSettings {
             + &self
                 .human
                 .as_ref()
-                .map(|h| format!(", human model {} beta {:.3}", h.model.describe(), h.beta))
+                .map(|h| {
+                    let tilt = if h.avatar_tilt == crate::policy::human::AVATAR_TILT {
+                        String::new()
+                    } else {
+                        format!(" avatar tilt {:.2}", h.avatar_tilt)
+                    };
+                    format!(", human model {} beta {:.3}{tilt}", h.model.describe(), h.beta)
+                })
                 .unwrap_or_default()
     }
 }
@@ -430,6 +450,14 @@ impl Ladder {
                     return Err(format!("point {}: beta needs lambda and the ladder's human_model", p.elo));
                 }
             }
+            if let Some(t) = p.avatar_tilt {
+                if !(t.is_finite() && (0.0..=MAX_AVATAR_TILT).contains(&t)) {
+                    return Err(format!("point {}: avatar_tilt {t} outside 0..={MAX_AVATAR_TILT}", p.elo));
+                }
+                if p.beta.is_none() {
+                    return Err(format!("point {}: avatar_tilt needs beta (it tilts the model)", p.elo));
+                }
+            }
             if let Some(d) = p.decided_lambda {
                 if !(d.is_finite() && d > 0.0) {
                     return Err(format!("point {}: decided_lambda {d} must be a finite number > 0", p.elo));
@@ -579,12 +607,18 @@ impl Ladder {
             None => decided(a),
             Some(b) => geo(decided(a), decided(b), f64::from(elo - a.elo) / f64::from(b.elo - a.elo)),
         };
+        let tilt = |p: &LadderPoint| p.avatar_tilt.unwrap_or(crate::policy::human::AVATAR_TILT);
+        let avatar_tilt = match self.points.get(i + 1) {
+            None => tilt(a),
+            Some(b) => lerp(tilt(a), tilt(b), f64::from(elo - a.elo) / f64::from(b.elo - a.elo)),
+        };
         let model = self.human_model.and_then(|v| super::human_model::builtin(v).ok());
         let human = model.filter(|_| beta > 0.0).map(|model| HumanChoice {
             beta,
             decided_lambda,
             bare_king_lambda: self.bare_king_lambda,
             rating: f64::from(elo),
+            avatar_tilt,
             model,
         });
         let school = School::for_elo(elo);

@@ -279,14 +279,15 @@ fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
     use shakmaty::Position;
     use sparring::board::Game;
     use sparring::player::{MoveRequest, Player, Setting};
-    use sparring::policy::human::{AVATAR_TILT, style_tilt};
+    use sparring::policy::human::style_tilt;
     use sparring::search::{Control, Searcher};
     // UCI_Elo 1500 chooses mostly by the human move model (small λ, large β): the avatar's tilt of
-    // the model, β · AVATAR_TILT · Δ per move, is what lets its style reach the choice there.
+    // the model, β · avatar_tilt · Δ per move, is what lets its style reach the choice there.
     let plain = Player::level(1500);
     let styled = Player { avatar: Avatar::load(avatars_dir().join("defender.avt")).unwrap(), ..plain.clone() };
     let Setting::Level(level) = &plain.setting else { panic!("a ladder point") };
-    let beta = level.human.as_ref().expect("the model").beta;
+    let human = level.human.as_ref().expect("the model");
+    let (beta, avatar_tilt) = (human.beta, human.avatar_tilt);
     let (mut weak, control) = (Searcher::new(16), Control::default());
     let mut game = Game::new(shakmaty::Chess::default());
     let (mut tilted, mut differ, mut total) = (0, 0, 0);
@@ -300,7 +301,7 @@ fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
             let moves: Vec<_> = res.root_moves.iter().map(|r| r.mv).collect();
             let tilt = style_tilt(game.pos(), &moves, &styled.eval_config(game.pos().turn()), &level.eval);
             for ((x, y), t) in a.iter().zip(&b).zip(&tilt) {
-                assert!((y - x - beta * AVATAR_TILT * t).abs() < 1e-9, "ply {ply}: {x} {y} {t}");
+                assert!((y - x - beta * avatar_tilt * t).abs() < 1e-9, "ply {ply}: {x} {y} {t}");
             }
             tilted += usize::from(tilt.iter().any(|&t| t != 0.0));
         }

@@ -97,3 +97,38 @@ fn a_ladder_written_as_a_file_reads_back_the_same() {
         assert_eq!(a, b, "UCI_Elo {elo}");
     }
 }
+
+#[test]
+fn a_point_may_set_how_far_an_avatar_tilts_the_model() {
+    use sparring::policy::human::AVATAR_TILT;
+    let builtin = Ladder::builtin();
+    let i = builtin.points.iter().position(|p| p.beta.is_some() && p.avatar_tilt.is_none()).expect("a modelled point");
+    let (elo, next) = (builtin.points[i].elo, builtin.points[i + 1].elo);
+    let mut tilted = builtin.clone();
+    tilted.points[i].avatar_tilt = Some(1.0);
+    let back = Ladder::parse(&tilted.to_toml()).expect("a tilt inside the limits parses");
+    let tilt = |l: &Ladder, e: i32| l.at(e).human.as_ref().expect("the model").avatar_tilt;
+    assert_eq!(tilt(&builtin, elo), AVATAR_TILT, "absent = the default");
+    assert_eq!(tilt(&back, elo), 1.0);
+    // Halfway to the next point (default tilt) the tilt is halfway.
+    let mid = (elo + next) / 2;
+    let t = f64::from(mid - elo) / f64::from(next - elo);
+    assert!((tilt(&back, mid) - (1.0 + (AVATAR_TILT - 1.0) * t)).abs() < 1e-12);
+    assert_eq!(tilt(&back, next), AVATAR_TILT);
+    // The level says so; the default stays unsaid.
+    assert!(back.at(elo).describe().contains("avatar tilt 1.00"), "{}", back.at(elo).describe());
+    assert!(!builtin.at(elo).describe().contains("avatar tilt"));
+    // Out of range, not a number, or without the model it tilts: refused with the reason.
+    for bad in [-0.5, 11.0, f64::NAN] {
+        let mut l = builtin.clone();
+        l.points[i].avatar_tilt = Some(bad);
+        let e = Ladder::parse(&l.to_toml()).map(|_| ()).expect_err("refused");
+        assert!(e.to_string().contains("avatar_tilt"), "{bad}: {e}");
+    }
+    let mut l = builtin.clone();
+    l.points[i].beta = None;
+    l.points[i].decided_lambda = None;
+    l.points[i].avatar_tilt = Some(1.0);
+    let e = Ladder::parse(&l.to_toml()).map(|_| ()).expect_err("refused");
+    assert!(e.to_string().contains("avatar_tilt needs beta"), "{e}");
+}

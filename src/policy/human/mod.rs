@@ -44,7 +44,8 @@ pub const DECIDED_CP: i32 = 600;
 /// `AVATAR_TILT · Δ`, where Δ is how much more the avatar's evaluation than the plain one likes the
 /// position the move leads to ([`style_tilt`]). The model's β then sharpens the tilted
 /// probabilities as it sharpens the model's own, so an avatar reaches the choice at points where
-/// the model leads it (small λ), where its evaluation alone would change almost nothing.
+/// the model leads it (small λ), where its evaluation alone would change almost nothing. A ladder
+/// point may set its own (`avatar_tilt`); this is the default.
 pub const AVATAR_TILT: f64 = 3.0;
 /// Largest |Δ| of [`style_tilt`], in centipawns: the static evaluations it compares do not see a
 /// pending recapture, and a style leans among plausible moves, it does not overturn the model.

@@ -533,6 +533,7 @@ pub(super) fn point_level(ladder: &Ladder, elo: i32) -> Result<(LevelSettings, S
             decided_lambda: lambda,
             bare_king_lambda: ladder.bare_king_lambda,
             rating: f64::from(elo),
+            avatar_tilt: crate::policy::human::AVATAR_TILT,
             model,
         });
     }

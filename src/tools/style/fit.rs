@@ -13,7 +13,7 @@
 //! avatar's style tilt of that term ([`crate::policy::human::style_tilt`]):
 //! `λ · v(w) / 100 + β · (ln P_human(move) + T · Δ(w))`, where Δ(w) is the avatar's static
 //! evaluation of the position right after the move less the plain one (pawns, within ±1, linear in
-//! w inside the cap) and T is [`AVATAR_TILT`]; it is mixed with the point's slip rate spread over
+//! w inside the cap) and T is the point's avatar tilt ([`crate::policy::human::AVATAR_TILT`] unless its ladder point says); it is mixed with the point's slip rate spread over
 //! all legal moves ([`Model`]).
 //! Positions with one legal move or a decided best value (beyond ±600 cp, where the point leaves
 //! the model out) are skipped. The objective, the mean log-likelihood of the played moves less
@@ -24,7 +24,7 @@
 
 use crate::board::Game;
 use crate::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
-use crate::policy::human::{AVATAR_TILT, AVATAR_TILT_CAP_CP};
+use crate::policy::human::AVATAR_TILT_CAP_CP;
 use crate::profile::{Avatar, Ladder};
 use crate::score::MATE;
 use crate::search::see::see_ge;
@@ -70,7 +70,7 @@ impl Point {
             model: Model {
                 lambda: level.choice.lambda.unwrap_or(1.0),
                 slip: level.choice.slip_p,
-                tilt: level.human.as_ref().map_or(0.0, |h| h.beta * AVATAR_TILT),
+                tilt: level.human.as_ref().map_or(0.0, |h| h.beta * h.avatar_tilt),
             },
             human: level.human.as_ref().map(|h| (h.beta, h.model.clone(), h.rating)),
         }
@@ -84,7 +84,7 @@ impl Point {
 pub struct Model {
     pub lambda: f64,
     pub slip: f64,
-    /// Logit per pawn of style difference Δ: β · [`AVATAR_TILT`] at a point with the human move
+    /// Logit per pawn of style difference Δ: β · the point's avatar tilt at a point with the human move
     /// model, 0 without it (the engine tilts only the model's term).
     pub tilt: f64,
 }
