@@ -448,7 +448,7 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
         let (jobs, next, halt, tx, book, settings) =
             (jobs.clone(), next.clone(), halt.clone(), tx.clone(), book.clone(), settings.clone());
         let engines = config.engines.clone();
-        let (repeat, srand) = (config.repeat, config.srand);
+        let (repeat, srand, recover) = (config.repeat, config.srand, config.recover);
         handles.push(std::thread::spawn(move || {
             let [a, b] = engines;
             let mut slots = [EngineSlot::new(a), EngineSlot::new(b)];
@@ -471,6 +471,12 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
                         round: o + 1,
                     };
                     let rec = game::play_game(&mut slots, &spec, &settings, &halt);
+                    // A crash without -recover stops the match here, before this worker can start
+                    // another game (the collector would raise `halt` too, but only once it has
+                    // been scheduled, and a loaded machine may let a second game finish first).
+                    if rec.crashed.is_some() && !recover {
+                        halt.store(true, Ordering::SeqCst);
+                    }
                     if tx.send(rec).is_err() {
                         break;
                     }
