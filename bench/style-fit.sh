@@ -12,6 +12,7 @@
 #
 #   bench/style-fit.sh                     # codpiece mscp GriffySr (>= 60 games, points 1700-1900)
 #   STYLE_PLAYERS="inemuri" FIT_BIN=target/frozen/sparring bench/style-fit.sh
+#   FIT_OUT=bench/results/style/fits-v19 bench/style-fit.sh   # another folder (a newer ladder's re-check); its table goes to FOLDER.md
 #
 # Resumable: every output that exists is kept; the engine records resume where they stopped.
 set -euo pipefail
@@ -20,7 +21,7 @@ pgn=${STYLE_PGN:-../shared/data/human/fics-blitz-dev.pgn}
 players=${STYLE_PLAYERS:-"codpiece mscp GriffySr"}
 [ -f "$pgn" ] || { echo "bench/style-fit.sh: $pgn not found (needs ../shared/data)" >&2; exit 1; }
 if [ -n "${FIT_BIN:-}" ]; then bin=$FIT_BIN; else cargo build --release --quiet; bin=target/release/sparring; fi
-out=bench/results/style/fits
+out=${FIT_OUT:-bench/results/style/fits}
 mkdir -p "$out"
 # Writes $2 from the command after it, atomically (a killed run leaves no half file).
 keep() { local f=$1; shift; [ -s "$f" ] && return 0; "$@" > "$f.part" && mv "$f.part" "$f"; }
@@ -56,4 +57,4 @@ for p in $players; do
   keep "$out/$p-style-match.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
     --option "Avatar File=$PWD/$out/$p-match.avt" --record "$out/$p-match.tsv" --compare "$out/$p-humans.tsv" --json
 done
-bench/py.sh bench/style_fit_report.py
+bench/py.sh bench/style_fit_report.py "$out" "$out.md"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Standard library only (run with bench/py.sh or python3).
-"""Avatars fitted to players (bench/style-fit.sh): from bench/results/style/fits/ writes
-bench/results/style/fits.md. Per player, on the second half of their games (the fits saw only the
+"""Avatars fitted to players (bench/style-fit.sh): from bench/results/style/fits/ (or argv[1]) writes
+bench/results/style/fits.md (or argv[2]). Per player, on the second half of their games (the fits saw only the
 first): the match of their moves under the plain point, the two fitted avatars (highest likelihood,
 <p>.avt; highest expected match, <p>-match.avt) and each shipped avatar (expected match, top-1
 match, log-likelihood per move; paired against the plain point and against each fitted avatar,
@@ -9,11 +9,13 @@ match, log-likelihood per move; paired against the plain point and against each 
 fitted avatars' on the same positions (each minus the player's, paired), with the fingerprint
 distance: the sum over the move rates of |engine − player| in percentage points."""
 import json
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-D = ROOT / "bench/results/style/fits"
-OUT = ROOT / "bench/results/style/fits.md"
+# argv[1], argv[2]: another folder of fits and the table to write (a newer ladder's re-check).
+D = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / "bench/results/style/fits"
+OUT = Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else ROOT / "bench/results/style/fits.md"
 RATES = ["capture", "check", "king_zone", "pawn_storm", "sacrifice", "queen_trade", "piece_trade", "castles",
          "structure_damage", "passed_push", "retreat"]
 METRICS = [("expected_match", 100, "expected match %"), ("top1_match", 100, "top-1 match %"),
