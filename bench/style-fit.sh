@@ -13,6 +13,7 @@
 #   bench/style-fit.sh                     # codpiece mscp GriffySr (>= 60 games, points 1700-1900)
 #   STYLE_PLAYERS="inemuri" FIT_BIN=target/frozen/sparring bench/style-fit.sh
 #   FIT_OUT=bench/results/style/fits-v19 bench/style-fit.sh   # another folder (a newer ladder's re-check); its table goes to FOLDER.md
+#   FIT_HOLD=10 FIT_OUT=... bench/style-fit.sh   # both fits with a style hold (`avatar fit --hold`; default: the command's)
 #
 # Resumable: every output that exists is kept; the engine records resume where they stopped.
 set -euo pipefail
@@ -31,7 +32,7 @@ for p in $players; do
     f=$out/$p.avt
     [ "$goal" = match ] && f=$out/$p-match.avt
     if [ ! -s "$f" ]; then
-      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" --out "$f.part"
+      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" ${FIT_HOLD:+--hold "$FIT_HOLD"} --out "$f.part"
       mv "$f.part" "$f"
     fi
   done

@@ -314,7 +314,7 @@ fn the_fitter_recovers_planted_weights() {
     let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
     let ds = fit::decisions(&mine, "Planted", &point, &|| {});
     assert!(ds.len() > 600, "{} decisions", ds.len());
-    let w = fit::fit(&ds, point.model, 0.002, fit::Objective::Likelihood, &|_| {});
+    let w = fit::fit(&ds, point.model, fit::Settings::likelihood(0.002), &|_| {});
     let truth = planted();
     let ll = |w: &[f64; fit::K]| fit::mean_log_likelihood(&ds, &fit::shared(w), point.model);
     assert!(ll(&w) > ll(&[100.0; fit::K]) + 0.01, "fit {} vs plain {}", ll(&w), ll(&[100.0; fit::K]));
@@ -329,9 +329,31 @@ fn the_fitter_recovers_planted_weights() {
     }
     // The opponent's moves were drawn with weights 100: fitting them stays near 100 on material.
     let theirs = fit::decisions(&mine, "Plain", &point, &|| {});
-    let w0 = fit::fit(&theirs, point.model, 0.002, fit::Objective::Likelihood, &|_| {});
+    let w0 = fit::fit(&theirs, point.model, fit::Settings::likelihood(0.002), &|_| {});
     let m = Term::Material.index();
     assert!((w0[m] - 100.0).abs() < 20.0, "plain player's Material(mg) fitted {:.1}", w0[m]);
+}
+
+/// The style hold moves the model's expected fingerprint rates towards the player's own: on the
+/// planted player's moves, a fit that also holds the rates ends with a smaller squared gap than the
+/// same fit without the hold, and the rates the fitter reports are the played moves' shares.
+#[test]
+fn the_style_hold_brings_the_expected_rates_to_the_players() {
+    let point = synthetic_point();
+    let games = sparring::tools::games::read_games(&synthetic_file()).unwrap();
+    let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
+    let ds = fit::decisions(&mine, "Planted", &point, &|| {});
+    let theirs = fit::player_rates(&ds);
+    let captures = ds.iter().filter(|d| d.facts[d.played][Rate::Capture as usize] == Some(true)).count();
+    assert_eq!(theirs[Rate::Capture as usize], Some(captures as f64 / ds.len() as f64));
+    let gap = |w: &[f64; fit::K]| -> f64 {
+        let e = fit::expected_rates(&ds, &fit::shared(w), point.model);
+        e.iter().zip(&theirs).filter_map(|(e, t)| Some((e.as_ref()? - t.as_ref()?).powi(2))).sum()
+    };
+    let free = fit::fit(&ds, point.model, fit::Settings::likelihood(0.002), &|_| {});
+    let held = fit::fit(&ds, point.model, fit::Settings { hold: 50.0, ..fit::Settings::likelihood(0.002) }, &|_| {});
+    assert!(gap(&held) < 0.9 * gap(&free), "gap held {:.6} vs free {:.6}", gap(&held), gap(&free));
+    assert!(gap(&held) < gap(&[100.0; fit::K]), "gap held {:.6} vs plain {:.6}", gap(&held), gap(&[100.0; fit::K]));
 }
 
 /// The fitter's model of a sided avatar is the engine's: on the moves from the start (no capture

@@ -2,6 +2,7 @@
 //! eval` (how well avatars predict a player's moves: expected and top-1 match, log-likelihood,
 //! paired against the plain point over games).
 
+use super::classify::Rate;
 use super::fit::{self, Decision, Point};
 use super::progress_bar;
 pub use super::source::{Part, player_games};
@@ -15,6 +16,8 @@ use std::process::ExitCode;
 
 /// Fewest games of the player a fit accepts.
 pub const MIN_GAMES: usize = 30;
+/// Default style hold of a fit (see [`fit::Settings::hold`]).
+pub const HOLD: f64 = 3.0;
 
 #[derive(Parser, Debug)]
 #[command(name = "sparring avatar", about = "Avatars fitted to a player's games, and how well avatars predict them.")]
@@ -47,13 +50,18 @@ pub enum Command {
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Pull towards 100 %: the objective loses pull · Σ((w − 100)/100)².
-        #[arg(long, default_value_t = 0.002)]
-        pull: f64,
+        /// Pull towards 100 %: the objective loses pull · Σ((w − 100)/100)² (default: chosen by
+        /// two-fold cross-validation over the player's games among 0.002-1).
+        #[arg(long)]
+        pull: Option<f64>,
         /// What the weights maximise: the likelihood of the player's moves, or the expected match
         /// (how often the point would play them).
         #[arg(long, value_enum, default_value_t = fit::Objective::Likelihood)]
         objective: fit::Objective,
+        /// Style hold: the objective loses hold · Σ over the fingerprint rates of (the model's
+        /// expected rate − the player's rate)², rates as fractions (0: no hold).
+        #[arg(long, default_value_t = HOLD)]
+        hold: f64,
     },
     /// Expected and top-1 match of the player's moves under the plain point and each avatar.
     Eval {
@@ -132,9 +140,21 @@ pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
 }
 
 /// The .avt text of a fit.
-pub fn fit_text(c: &Common, p: &Prepared, pull: f64, goal: fit::Objective) -> String {
+pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -> String {
+    let (pull, chosen) = match pull {
+        Some(x) => (x, String::new()),
+        None => {
+            let bar = progress_bar(fit::PULL_GRID.len(), "pulls tried");
+            let (x, scores) = fit::choose_pull(&p.decisions, p.point.model, s, &|i| bar.set_position(i as u64));
+            bar.finish_and_clear();
+            let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
+            (x, format!(" (chosen by two-fold cross-validation over games; held-out {:?}: {list})", s.objective))
+        }
+    };
+    let s = fit::Settings { pull, ..s };
+    let (goal, hold) = (s.objective, s.hold);
     let bar = progress_bar(300, "iterations");
-    let w = fit::fit(&p.decisions, p.point.model, pull, goal, &|i| bar.set_position(i as u64));
+    let w = fit::fit(&p.decisions, p.point.model, s, &|i| bar.set_position(i as u64));
     bar.finish_and_clear();
     let avatar = fit::to_avatar(&w, "fitted");
     let model = p.point.model;
@@ -146,11 +166,27 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: f64, goal: fit::Objective) -> St
         100.0 * fit::mean_match(&p.decisions, &fit::weights_of(&avatar), model),
     );
     let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    // The player's fingerprint rates on these decisions and the model's expected ones, plain and fitted.
+    let (mine, plain, fitted) = (
+        fit::player_rates(&p.decisions),
+        fit::expected_rates(&p.decisions, &[100.0; fit::KS], model),
+        fit::expected_rates(&p.decisions, &fit::weights_of(&avatar), model),
+    );
+    let pct = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{:.1}", 100.0 * v));
+    let rates = Rate::ALL
+        .iter()
+        .map(|&r| {
+            let i = r as usize;
+            format!("{} {}/{}/{}", r.key(), pct(mine[i]), pct(plain[i]), pct(fitted[i]))
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
     let comment = format!(
         "{} — fitted by `sparring avatar fit` to {}'s moves: {} games ({:?} part) of {file},\n\
-         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, pull {pull}.\n\
+         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, pull {pull}{chosen}, style hold {hold}.\n\
          Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights;\n\
-         expected match {match0:.2} % plain, {match1:.2} % with them.",
+         expected match {match0:.2} % plain, {match1:.2} % with them.\n\
+         Rates in % (player / model plain / model with them): {rates}.",
         c.player,
         c.player,
         p.games,
@@ -250,9 +286,10 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `sparring avatar`.
 pub fn main(args: Args) -> ExitCode {
     let result = match &args.command {
-        Command::Fit { common, out, pull, objective } => {
-            prepare(common, MIN_GAMES).and_then(|p| write_out(out.as_deref(), &fit_text(common, &p, *pull, *objective)))
-        }
+        Command::Fit { common, out, pull, objective, hold } => prepare(common, MIN_GAMES).and_then(|p| {
+            let s = fit::Settings { objective: *objective, pull: pull.unwrap_or(0.0), hold: *hold };
+            write_out(out.as_deref(), &fit_text(common, &p, *pull, s))
+        }),
         Command::Eval { common, avatars, base, json } => prepare(common, 1)
             .and_then(|p| eval_table(common, &p, avatars, base.as_deref(), *json))
             .and_then(|t| write_out(None, &t)),

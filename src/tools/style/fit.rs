@@ -21,7 +21,14 @@
 //! projected Newton-diagonal ascent with backtracking, from w = 100 in a fixed order, finds its
 //! maximum deterministically. A fit may instead maximise the expected match, the mean probability
 //! of the played move ([`Objective::Match`]): how often the point would play the player's move.
+//!
+//! Either objective can also hold the style ([`Settings::hold`]): the model's expected fingerprint
+//! rates (for each rate of [`Rate`], the mean over the decisions in its denominator of
+//! Σ P(move) · [the move counts]) are pulled towards the player's own rates on the same decisions,
+//! losing `hold · Σ_r (expected_r − player_r)²` (rates as fractions). Without it a fit that raises the
+//! match may do so by moving one rate (captures, say) away from the player's.
 
+use super::classify::{Facts, Rate, classify};
 use crate::board::Game;
 use crate::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
 use crate::policy::human::AVATAR_TILT_CAP_CP;
@@ -151,6 +158,8 @@ pub struct Decision {
     pub moves: Vec<MoveValue>,
     /// `β · ln P_human` per move (zeros without a model).
     pub offset: Vec<f64>,
+    /// Each move's fingerprint facts (in `moves`' order).
+    pub facts: Vec<Facts>,
 }
 
 /// Quiescence of captures (all evasions in check) from `pos` with `cfg`: the score for the side to
@@ -238,11 +247,13 @@ pub fn choices(game: &Game, point: &Point) -> Option<Choices> {
     Some(Choices { legal, moves: scored.into_iter().map(|s| s.1).collect(), offset })
 }
 
-/// The decision in `game`'s position for `played`, or `None` when it is not fitted.
-pub fn decision(game: &Game, played: Move, point: &Point, cluster: usize) -> Option<Decision> {
+/// The decision in `game`'s position for `played` (after the move `prev`), or `None` when it is not
+/// fitted.
+pub fn decision(game: &Game, prev: Option<Move>, played: Move, point: &Point, cluster: usize) -> Option<Decision> {
     let c = choices(game, point)?;
     let played = c.legal.iter().position(|&m| m == played)?;
-    Some(Decision { cluster, played, moves: c.moves, offset: c.offset })
+    let facts = c.legal.iter().map(|&m| classify(game.pos(), prev, m)).collect();
+    Some(Decision { cluster, played, moves: c.moves, offset: c.offset, facts })
 }
 
 /// Every fitted decision of the player `name` in `games` (game index = cluster); `progress` is
@@ -251,15 +262,17 @@ pub fn decisions(games: &[(usize, &GameRecord)], name: &str, point: &Point, prog
     let mut out = Vec::new();
     for &(gi, g) in games {
         let mut game = Game::new(g.root.clone());
+        let mut prev = None;
         for &m in &g.moves {
             let mover = if game.pos().turn() == Color::White { &g.white } else { &g.black };
             if mover == name
-                && let Some(d) = decision(&game, m, point, gi)
+                && let Some(d) = decision(&game, prev, m, point, gi)
             {
                 out.push(d);
             }
             game.make(m);
             game.reset_depth();
+            prev = Some(m);
         }
         progress();
     }
@@ -324,12 +337,75 @@ pub enum Objective {
     Match,
 }
 
-/// The objective at the shared weights `w` (less the pull), its gradient and a diagonal curvature
-/// bound (positive).
-fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64, goal: Objective) -> (f64, [f64; K], [f64; K]) {
+/// What a fit maximises and how hard it is held.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub objective: Objective,
+    /// Pull towards 100 %: the objective loses `pull · Σ((w − 100)/100)²`.
+    pub pull: f64,
+    /// Style hold: the objective loses `hold · Σ_r (expected_r − player_r)²` (see the module text).
+    pub hold: f64,
+}
+
+impl Settings {
+    /// The likelihood with a pull and no style hold.
+    pub fn likelihood(pull: f64) -> Settings {
+        Settings { objective: Objective::Likelihood, pull, hold: 0.0 }
+    }
+}
+
+/// The player's own rate of each fingerprint rate over `ds` (None where no decision is in its
+/// denominator).
+pub fn player_rates(ds: &[Decision]) -> [Option<f64>; Rate::COUNT] {
+    let mut out = [None; Rate::COUNT];
+    for r in Rate::ALL {
+        let i = r as usize;
+        let (n, k) = ds
+            .iter()
+            .filter_map(|d| d.facts[d.played][i])
+            .fold((0usize, 0usize), |(n, k), x| (n + 1, k + usize::from(x)));
+        if n > 0 {
+            out[i] = Some(k as f64 / n as f64);
+        }
+    }
+    out
+}
+
+/// The model's expected rate of each fingerprint rate over `ds` under the per-side weights `w`
+/// (mean over the decisions in the rate's denominator of Σ P(move) · [the move counts]).
+pub fn expected_rates(ds: &[Decision], w: &[f64; KS], model: Model) -> [Option<f64>; Rate::COUNT] {
+    let mut sum = [0.0; Rate::COUNT];
+    let mut n = [0usize; Rate::COUNT];
+    for d in ds {
+        let p = probabilities(d, w, model).1;
+        for r in Rate::ALL {
+            let i = r as usize;
+            if d.facts[d.played][i].is_some() {
+                n[i] += 1;
+                sum[i] += d.facts.iter().zip(&p).filter(|(f, _)| f[i] == Some(true)).map(|(_, q)| q).sum::<f64>();
+            }
+        }
+    }
+    std::array::from_fn(|i| (n[i] > 0).then(|| sum[i] / n[i] as f64))
+}
+
+/// The objective at the shared weights `w` (less the pull and the style hold), its gradient and a
+/// diagonal curvature bound (positive); `target` holds the player's rates.
+fn objective(
+    ds: &[Decision],
+    w: &[f64; K],
+    model: Model,
+    s: Settings,
+    target: &[Option<f64>; Rate::COUNT],
+) -> (f64, [f64; K], [f64; K]) {
+    let (goal, pull) = (s.objective, s.pull);
     let n = ds.len().max(1) as f64;
     let (mut f, mut g, mut h) = (0.0, [0.0; K], [0.0; K]);
     let ws = shared(w);
+    // The style hold's sums: per rate, Σ expected rate, its gradient, and the decisions counted.
+    let mut rate_sum = [0.0; Rate::COUNT];
+    let mut rate_grad = [[0.0; K]; Rate::COUNT];
+    let mut rate_n = [0usize; Rate::COUNT];
     for d in ds {
         let (l, slopes) = logits_and_slopes(&d.moves, &d.offset, &ws, model);
         let p = softmax(&l);
@@ -355,6 +431,26 @@ fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64, goal: Objec
             g[k] += share * (e(&slopes[j]) - mean);
             h[k] += curve * var;
         }
+        if s.hold > 0.0 {
+            // d mix_a = (1 − slip) · p_a · (e_a − mean): the expected rate's slope is the covariance.
+            let means: [f64; K] =
+                std::array::from_fn(|k| slopes.iter().zip(&p).map(|(s, p)| p * (s[k] + s[K + k])).sum());
+            for r in Rate::ALL {
+                let i = r as usize;
+                if d.facts[j][i].is_none() {
+                    continue;
+                }
+                rate_n[i] += 1;
+                for (a, fa) in d.facts.iter().enumerate() {
+                    if fa[i] == Some(true) {
+                        rate_sum[i] += mixed[a];
+                        for k in 0..K {
+                            rate_grad[i][k] += (1.0 - model.slip) * p[a] * (slopes[a][k] + slopes[a][K + k] - means[k]);
+                        }
+                    }
+                }
+            }
+        }
     }
     f /= n;
     for k in 0..K {
@@ -362,6 +458,20 @@ fn objective(ds: &[Decision], w: &[f64; K], model: Model, pull: f64, goal: Objec
         f -= pull * z * z;
         g[k] = g[k] / n - 2.0 * pull * z / 100.0;
         h[k] = h[k] / n + 2.0 * pull / 1e4;
+    }
+    if s.hold > 0.0 {
+        for i in 0..Rate::COUNT {
+            let (Some(t), true) = (target[i], rate_n[i] > 0) else { continue };
+            let m = rate_n[i] as f64;
+            let gap = rate_sum[i] / m - t;
+            f -= s.hold * gap * gap;
+            for k in 0..K {
+                let slope = rate_grad[i][k] / m;
+                g[k] -= 2.0 * s.hold * gap * slope;
+                // Gauss-Newton: the square's curvature without the gap's own second derivative.
+                h[k] += 2.0 * s.hold * slope * slope;
+            }
+        }
     }
     (f, g, h)
 }
@@ -385,9 +495,10 @@ fn project(w: &mut [f64; K]) {
 }
 
 /// The weights that maximise the objective (see the module text), from w = 100.
-pub fn fit(ds: &[Decision], model: Model, pull: f64, goal: Objective, progress: &dyn Fn(usize)) -> [f64; K] {
+pub fn fit(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize)) -> [f64; K] {
+    let target = player_rates(ds);
     let mut w = [100.0; K];
-    let (mut f, mut g, mut h) = objective(ds, &w, model, pull, goal);
+    let (mut f, mut g, mut h) = objective(ds, &w, model, s, &target);
     for it in 0..300 {
         progress(it);
         let mut t = 1.0;
@@ -398,7 +509,7 @@ pub fn fit(ds: &[Decision], model: Model, pull: f64, goal: Objective, progress: 
                 next[k] += t * g[k] / h[k].max(1e-12);
             }
             project(&mut next);
-            let (nf, ng, nh) = objective(ds, &next, model, pull, goal);
+            let (nf, ng, nh) = objective(ds, &next, model, s, &target);
             if nf > f {
                 moved = nf - f > 1e-12;
                 (w, f, g, h) = (next, nf, ng, nh);
@@ -411,6 +522,48 @@ pub fn fit(ds: &[Decision], model: Model, pull: f64, goal: Objective, progress: 
         }
     }
     w
+}
+
+/// Pulls a fit chooses among ([`choose_pull`]).
+pub const PULL_GRID: [f64; 6] = [0.002, 0.01, 0.03, 0.1, 0.3, 1.0];
+
+/// The mean of what `goal` maximises (no pull, no hold) over `ds` under the shared weights `w`.
+pub fn goal_value(ds: &[Decision], w: &[f64; K], model: Model, goal: Objective) -> f64 {
+    let ws = shared(w);
+    match goal {
+        Objective::Likelihood => mean_log_likelihood(ds, &ws, model),
+        Objective::Match => mean_match(ds, &ws, model),
+    }
+}
+
+/// The pull of [`PULL_GRID`] whose fits best predict games they did not see: two folds of the
+/// player's games (alternate games in order), each fitted with the other held out; the score of a
+/// pull is its held-out goal value averaged over both folds. Returns the chosen pull and every
+/// pull's score (the smallest pull wins a tie); `progress` is called with each pull's index.
+/// Deterministic.
+pub fn choose_pull(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize)) -> (f64, Vec<(f64, f64)>) {
+    let mut games: Vec<usize> = ds.iter().map(|d| d.cluster).collect();
+    games.sort_unstable();
+    games.dedup();
+    let fold = |d: &Decision| games.binary_search(&d.cluster).map_or(0, |i| i % 2);
+    let parts: [Vec<Decision>; 2] =
+        std::array::from_fn(|f| ds.iter().filter(|d| fold(d) == f).cloned().collect::<Vec<_>>());
+    let scores: Vec<(f64, f64)> = PULL_GRID
+        .iter()
+        .enumerate()
+        .map(|(i, &pull)| {
+            progress(i);
+            let held: f64 = (0..2)
+                .map(|f| {
+                    let w = fit(&parts[1 - f], model, Settings { pull, ..s }, &|_| {});
+                    goal_value(&parts[f], &w, model, s.objective)
+                })
+                .sum();
+            (pull, held / 2.0)
+        })
+        .collect();
+    let best = scores.iter().copied().fold((PULL_GRID[0], f64::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
+    (best.0, scores)
 }
 
 /// The weights as an avatar (rounded to whole percent).
