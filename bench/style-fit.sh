@@ -14,6 +14,8 @@
 #   STYLE_PLAYERS="inemuri" FIT_BIN=target/frozen/sparring bench/style-fit.sh
 #   FIT_OUT=bench/results/style/fits-v19 bench/style-fit.sh   # another folder (a newer ladder's re-check); its table goes to FOLDER.md
 #   FIT_HOLD=10 FIT_OUT=... bench/style-fit.sh   # both fits with a style hold (`avatar fit --hold`; default: the command's)
+#   FIT_SEEDS="2 3" FIT_OUT=... bench/style-fit.sh  # also the fingerprints under engine seeds 2 and 3 (the
+#                                                  # report averages the distance over every seed present)
 #
 # Resumable: every output that exists is kept; the engine records resume where they stopped.
 set -euo pipefail
@@ -57,5 +59,15 @@ for p in $players; do
     --option "Avatar File=$PWD/$out/$p.avt" --record "$out/$p-fitted.tsv" --compare "$out/$p-humans.tsv" --json
   keep "$out/$p-style-match.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
     --option "Avatar File=$PWD/$out/$p-match.avt" --record "$out/$p-match.tsv" --compare "$out/$p-humans.tsv" --json
+  # More engine draws on the same positions (the engine's Seed; the fingerprint distance's own noise).
+  for seed in ${FIT_SEEDS:-}; do
+    for st in plain fitted match; do
+      av=()
+      [ "$st" = fitted ] && av=(--option "Avatar File=$PWD/$out/$p.avt")
+      [ "$st" = match ] && av=(--option "Avatar File=$PWD/$out/$p-match.avt")
+      keep "$out/$p-style-$st-seed$seed.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" "${av[@]}" \
+        --option "Seed=$seed" --record "$out/$p-$st-seed$seed.tsv" --compare "$out/$p-humans.tsv" --json
+    done
+  done
 done
 bench/py.sh bench/style_fit_report.py "$out" "$out.md"

@@ -36,6 +36,19 @@ def load(name):
     return json.loads(f.read_text()) if f.exists() else None
 
 
+def seeded_diffs(p, st):
+    """Per rate, the engine − player difference of style file `st` averaged over the engine seeds
+    present (seed 1 is the plain file, more are `-seed<N>` files from FIT_SEEDS), and the seed count."""
+    runs = [load(f"{p}-{st}.json")] + [json.loads(f.read_text()) for f in sorted(D.glob(f"{p}-{st}-seed*.json"))]
+    runs = [r for r in runs if r]
+    out = {}
+    for k in RATES:
+        vals = [r2["diff"]["value"] for r in runs for r2 in r["rows"] if r2["key"] == k and r2["diff"]["value"] is not None]
+        if len(vals) == len(runs) and vals:
+            out[k] = sum(vals) / len(vals)
+    return out, len(runs)
+
+
 def player_section(p):
     ev = load(f"{p}-eval.json")
     if not ev:
@@ -94,6 +107,19 @@ def player_section(p):
                    f"{label} {100 * total[label]:.1f} (closer than plain on {closer[label]} of {len(RATES)} rates)"
                    for label, _ in sr) + ".", ""]
         dist = {label: (100 * total["plain"], 100 * total[label], closer[label]) for label, _ in sr}
+        base, n = seeded_diffs(p, "style-plain")
+        if n > 1:
+            line = []
+            for label, _, _, st in fitted:
+                mine, m = seeded_diffs(p, st)
+                keys = [k for k in RATES if k in base and k in mine]
+                a, b = sum(abs(base[k]) for k in keys), sum(abs(mine[k]) for k in keys)
+                c = sum(abs(mine[k]) < abs(base[k]) for k in keys)
+                line.append(f"{label} {100 * b:.1f} against plain {100 * a:.1f} ({c} of {len(keys)} rates closer; {m} seeds)")
+                if label in dist and m == n:
+                    dist[label] = dist[label] + (100 * a, 100 * b, n)
+            md += ["Over the engine seeds present (each rate's difference averaged over the seeds, then summed): "
+                   + "; ".join(line) + ".", ""]
     best = max(shipped, key=lambda r: r["expected_match"]["avatar"])
     return md, (p, ev, fitted, best, below, dist)
 
@@ -118,7 +144,9 @@ def main():
           "values, human move model with the avatar's style tilt, slips); differences paired over the "
           "same decisions, 95 % bootstrap over games; **bold** where the interval excludes 0. "
           "Pull / hold: each fit's pull towards 100 % ((cv): chosen by two-fold cross-validation over the "
-          "first half's games) and style hold (`avatar fit --hold`), from its .avt header.", ""]
+          "first half's games) and style hold (`avatar fit --hold`), from its .avt header. Fingerprint "
+          "distance: Σ |engine − player| over the rates, engine seed 1, and where the folder holds more "
+          "engine seeds (FIT_SEEDS) the same with each rate's difference averaged over them.", ""]
     body, summary = [], []
     for p in players:
         part, s = player_section(p)
@@ -138,7 +166,8 @@ def main():
                 f"{100 * r['expected_match']['avatar']:.2f} | {cell(r['expected_match'], 100)} | "
                 f"{Path(best['avatar']).stem} {cell(best['expected_match'], 100)} | "
                 f"{'-' if b is None else f'{b[0]} / {b[1]} of {b[2]}'} | "
-                f"{'-' if d is None else f'{d[0]:.1f} → {d[1]:.1f} ({d[2]} rates closer)'} |")
+                f"{'-' if d is None else f'{d[0]:.1f} → {d[1]:.1f} ({d[2]} rates closer)'}"
+                f"{'' if d is None or len(d) < 6 else f'; over {d[5]} seeds {d[3]:.1f} → {d[4]:.1f}'} |")
     md.append("")
     OUT.write_text("\n".join(md + body) + "\n")
     print(f"wrote {OUT} ({len(summary)} players)")
