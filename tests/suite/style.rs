@@ -307,12 +307,18 @@ fn synthetic_file() -> PathBuf {
     .clone()
 }
 
-#[test]
-fn the_fitter_recovers_planted_weights() {
+/// The point and the decisions of `name` ("Planted" or "Plain") in the synthetic file.
+fn synthetic_decisions(name: &str) -> (Point, Vec<fit::Decision>) {
     let point = synthetic_point();
     let games = sparring::tools::games::read_games(&synthetic_file()).unwrap();
     let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
-    let ds = fit::decisions(&mine, "Planted", &point, &|| {});
+    let ds = fit::decisions(&mine, name, &point, &|| {});
+    (point, ds)
+}
+
+#[test]
+fn the_fitter_recovers_planted_weights() {
+    let (point, ds) = synthetic_decisions("Planted");
     assert!(ds.len() > 600, "{} decisions", ds.len());
     let w = fit::fit(&ds, point.model, fit::Settings::likelihood(0.002), &|_| {});
     let truth = planted();
@@ -328,7 +334,7 @@ fn the_fitter_recovers_planted_weights() {
         );
     }
     // The opponent's moves were drawn with weights 100: fitting them stays near 100 on material.
-    let theirs = fit::decisions(&mine, "Plain", &point, &|| {});
+    let (_, theirs) = synthetic_decisions("Plain");
     let w0 = fit::fit(&theirs, point.model, fit::Settings::likelihood(0.002), &|_| {});
     let m = Term::Material.index();
     assert!((w0[m] - 100.0).abs() < 20.0, "plain player's Material(mg) fitted {:.1}", w0[m]);
@@ -339,10 +345,7 @@ fn the_fitter_recovers_planted_weights() {
 /// same fit without the hold, and the rates the fitter reports are the played moves' shares.
 #[test]
 fn the_style_hold_brings_the_expected_rates_to_the_players() {
-    let point = synthetic_point();
-    let games = sparring::tools::games::read_games(&synthetic_file()).unwrap();
-    let mine: Vec<(usize, &sparring::tools::games::GameRecord)> = games.iter().enumerate().collect();
-    let ds = fit::decisions(&mine, "Planted", &point, &|| {});
+    let (point, ds) = synthetic_decisions("Planted");
     let theirs = fit::player_rates(&ds);
     let captures = ds.iter().filter(|d| d.facts[d.played][Rate::Capture as usize] == Some(true)).count();
     assert_eq!(theirs[Rate::Capture as usize], Some(captures as f64 / ds.len() as f64));
@@ -403,7 +406,24 @@ fn a_fit_is_deterministic_and_reads_back_as_an_avatar() {
     let avatar = sparring::profile::Avatar::load(&a).unwrap();
     assert!(avatar.mg[Term::Material.index()] < 100, "{}", avatar.describe());
     let elo = synthetic_point().elo;
-    assert!(String::from_utf8(x).unwrap().contains(&format!("ladder point {elo}")));
+    let text = String::from_utf8(x).unwrap();
+    assert!(text.contains(&format!("ladder point {elo}")));
+    // Without --pull the pull is chosen by cross-validation; the default style hold is recorded.
+    assert!(text.contains("chosen by two-fold cross-validation"), "{text}");
+    assert!(text.contains(&format!("style hold {}", sparring::tools::style::avatar::HOLD)), "{text}");
+}
+
+/// The pull a fit chooses is one of the grid's, the same on every run, and its score is the best.
+#[test]
+fn the_pull_is_chosen_on_held_out_games() {
+    let (point, ds) = synthetic_decisions("Planted");
+    let s = fit::Settings::likelihood(0.0);
+    let (a, scores) = fit::choose_pull(&ds, point.model, s, &|_| {});
+    let (b, _) = fit::choose_pull(&ds, point.model, s, &|_| {});
+    assert_eq!(a, b);
+    assert_eq!(scores.len(), fit::PULL_GRID.len());
+    let top = scores.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(scores.iter().find(|x| x.0 == a).unwrap().1, top, "{scores:?}");
 }
 
 fn expect_failure(args: &[&str], message: &str) {
