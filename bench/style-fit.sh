@@ -14,6 +14,8 @@
 #   STYLE_PLAYERS="inemuri" FIT_BIN=target/frozen/sparring bench/style-fit.sh
 #   FIT_OUT=bench/results/style/fits-v19 bench/style-fit.sh   # another folder (a newer ladder's re-check); its table goes to FOLDER.md
 #   FIT_HOLD=10 FIT_OUT=... bench/style-fit.sh   # both fits with a style hold (`avatar fit --hold`; default: the command's)
+#   FIT_ENGINE_GAP=1 FIT_OUT=... bench/style-fit.sh  # the hold moves each rate by the plain point's
+#                                                  # measured gap to the player on the first half (--engine-style)
 #   FIT_SEEDS="2 3" FIT_OUT=... bench/style-fit.sh  # also the fingerprints under engine seeds 2 and 3 (the
 #                                                  # report averages the distance over every seed present)
 #
@@ -29,12 +31,25 @@ mkdir -p "$out"
 # Writes $2 from the command after it, atomically (a killed run leaves no half file).
 keep() { local f=$1; shift; [ -s "$f" ] && return 0; "$@" > "$f.part" && mv "$f.part" "$f"; }
 for p in $players; do
+  gap=()
+  if [ -n "${FIT_ENGINE_GAP:-}" ]; then
+    # The plain point's fingerprint against the player's on the first half (the fits' own part).
+    echo "== $p: the plain point's gap to the player on the first half" >&2
+    keep "$out/$p-first-eval.json" "$bin" avatar eval "$pgn" --player "$p" --part first --json
+    elo1=$(grep -o '"point": *[0-9]*' "$out/$p-first-eval.json" | grep -o '[0-9]*$')
+    first=(--player "$p" --part first --positions 100000 --seed 1)
+    keep "$out/$p-humans-first.json" "$bin" style "$pgn" "${first[@]}" --humans --record "$out/$p-humans-first.tsv" --json
+    keep "$out/$p-style-plain-first.json" "$bin" style "$pgn" "${first[@]}" --jobs "${FIT_JOBS:-2}" \
+      --option UCI_LimitStrength=true --option "UCI_Elo=$elo1" --record "$out/$p-plain-first.tsv" \
+      --compare "$out/$p-humans-first.tsv" --json
+    gap=(--engine-style "$out/$p-style-plain-first.json")
+  fi
   echo "== $p: fit on the first half" >&2
   for goal in likelihood match; do
     f=$out/$p.avt
     [ "$goal" = match ] && f=$out/$p-match.avt
     if [ ! -s "$f" ]; then
-      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" ${FIT_HOLD:+--hold "$FIT_HOLD"} --out "$f.part"
+      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" ${FIT_HOLD:+--hold "$FIT_HOLD"} "${gap[@]}" --out "$f.part"
       mv "$f.part" "$f"
     fi
   done

@@ -448,6 +448,43 @@ fn bad_inputs_get_clear_messages() {
     expect_failure(&["style", missing.to_str().unwrap(), "--player", "X"], "missing.pgn");
     let (code, _, _) = sparring(&["avatar", "fit", p]);
     assert_eq!(code, 2, "a missing --player is a usage error");
+    let fit_with = |style: &std::path::Path| {
+        vec!["avatar", "fit", p, "--player", "Planted", "--engine-style", style.to_str().unwrap()]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let args = fit_with(&dir.join("no-style.json"));
+    expect_failure(&args.iter().map(String::as_str).collect::<Vec<_>>(), "no-style.json");
+    let no_rows = dir.join("no-rows.json");
+    std::fs::write(&no_rows, "{\"source\": \"x\"}").unwrap();
+    let args = fit_with(&no_rows);
+    expect_failure(&args.iter().map(String::as_str).collect::<Vec<_>>(), "no \"rows\"");
+    let no_diff = dir.join("no-diff.json");
+    std::fs::write(&no_diff, "{\"rows\": [{\"key\": \"capture\", \"estimate\": {\"value\": 0.2}}]}").unwrap();
+    let args = fit_with(&no_diff);
+    expect_failure(&args.iter().map(String::as_str).collect::<Vec<_>>(), "run `sparring style` with --compare");
+}
+
+/// With the engine's measured gap to the player, the hold's target is the model's plain rate less
+/// that gap (clamped to 0-1), and the player's own rate where no gap is known; read back from a
+/// `style --json --compare` output.
+#[test]
+fn the_engine_gap_sets_the_hold_target() {
+    let (point, ds) = synthetic_decisions("Planted");
+    let theirs = fit::player_rates(&ds);
+    let plain = fit::expected_rates(&ds, &[100.0; fit::KS], point.model);
+    let (c, k) = (Rate::Capture as usize, Rate::Check as usize);
+    assert_eq!(fit::hold_targets(&ds, point.model, None), theirs);
+    let dir = temp_dir("gap");
+    let file = dir.join("plain.json");
+    std::fs::write(&file, "{\"rows\": [{\"key\": \"capture\", \"diff\": {\"value\": 0.05}}]}").unwrap();
+    let gap = sparring::tools::style::avatar::read_gap(&file).unwrap();
+    assert_eq!(gap[c], Some(0.05));
+    assert_eq!(gap[k], None);
+    let t = fit::hold_targets(&ds, point.model, Some(&gap));
+    assert!((t[c].unwrap() - (plain[c].unwrap() - 0.05).clamp(0.0, 1.0)).abs() < 1e-12, "{t:?} {plain:?}");
+    assert_eq!(t[k], theirs[k]);
 }
 
 #[test]

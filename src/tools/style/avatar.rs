@@ -62,6 +62,11 @@ pub enum Command {
         /// expected rate − the player's rate)², rates as fractions (0: no hold).
         #[arg(long, default_value_t = HOLD)]
         hold: f64,
+        /// The plain point's fingerprint against the player's on the same part, as `sparring style
+        /// --json --compare PLAYER.tsv` writes it: the hold then moves each rate by the engine's
+        /// gap to the player instead of towards the player's rate.
+        #[arg(long)]
+        engine_style: Option<PathBuf>,
     },
     /// Expected and top-1 match of the player's moves under the plain point and each avatar.
     Eval {
@@ -273,6 +278,25 @@ fn eval_table(
     Ok(s)
 }
 
+/// The engine − player difference per rate from a `sparring style --json --compare` output.
+pub fn read_gap(path: &Path) -> Result<fit::Gap, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a `sparring style --json` output: {e}", path.display()))?;
+    let rows = json["rows"]
+        .as_array()
+        .ok_or_else(|| format!("{}: no \"rows\" (a `sparring style --json` output?)", path.display()))?;
+    let mut gap: fit::Gap = [None; 11];
+    for r in Rate::ALL {
+        let row = rows.iter().find(|x| x["key"] == r.key());
+        gap[r as usize] = row.and_then(|x| x["diff"]["value"].as_f64());
+    }
+    if gap.iter().all(Option::is_none) {
+        return Err(format!("{}: no engine − player differences: run `sparring style` with --compare", path.display()));
+    }
+    Ok(gap)
+}
+
 fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
     match out {
         Some(p) => std::fs::write(p, text).map_err(|e| format!("{}: {e}", p.display())),
@@ -286,10 +310,15 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `sparring avatar`.
 pub fn main(args: Args) -> ExitCode {
     let result = match &args.command {
-        Command::Fit { common, out, pull, objective, hold } => prepare(common, MIN_GAMES).and_then(|p| {
-            let s = fit::Settings { objective: *objective, pull: pull.unwrap_or(0.0), hold: *hold };
-            write_out(out.as_deref(), &fit_text(common, &p, *pull, s))
-        }),
+        Command::Fit { common, out, pull, objective, hold, engine_style } => {
+            let gap = engine_style.as_deref().map(read_gap).transpose();
+            gap.and_then(|gap| {
+                prepare(common, MIN_GAMES).and_then(|p| {
+                    let s = fit::Settings { objective: *objective, pull: pull.unwrap_or(0.0), hold: *hold, gap };
+                    write_out(out.as_deref(), &fit_text(common, &p, *pull, s))
+                })
+            })
+        }
         Command::Eval { common, avatars, base, json } => prepare(common, 1)
             .and_then(|p| eval_table(common, &p, avatars, base.as_deref(), *json))
             .and_then(|t| write_out(None, &t)),

@@ -26,7 +26,9 @@
 //! rates (for each rate of [`Rate`], the mean over the decisions in its denominator of
 //! Σ P(move) · [the move counts]) are pulled towards the player's own rates on the same decisions,
 //! losing `hold · Σ_r (expected_r − player_r)²` (rates as fractions). Without it a fit that raises the
-//! match may do so by moving one rate (captures, say) away from the player's.
+//! match may do so by moving one rate (captures, say) away from the player's. Where the engine's
+//! own gap to the player is measured ([`Settings::gap`]), the target is the model's plain rate less
+//! that gap: the model and the searching engine need not agree on a rate's level, only on its change.
 
 use super::classify::{Facts, Rate, classify};
 use crate::board::Game;
@@ -343,14 +345,24 @@ pub struct Settings {
     pub objective: Objective,
     /// Pull towards 100 %: the objective loses `pull · Σ((w − 100)/100)²`.
     pub pull: f64,
-    /// Style hold: the objective loses `hold · Σ_r (expected_r − player_r)²` (see the module text).
+    /// Style hold: the objective loses `hold · Σ_r (expected_r − target_r)²` (see the module text).
     pub hold: f64,
+    /// The engine's measured gap per rate (the plain point's moves − the player's, on the fitted
+    /// part's positions), where known: the hold's target becomes the model's plain rate less that
+    /// gap, so that the fit moves each rate by what the engine needs, not by what the model alone
+    /// sees. None: the target is the player's own rate.
+    pub gap: Option<Gap>,
 }
+
+/// One optional value per fingerprint rate, in [`Rate::ALL`] order (a literal length: rustc 1.95
+/// trips over the associated constant in this struct's field type when it is copied in a closure).
+pub type Gap = [Option<f64>; 11];
+const _: () = assert!(Rate::COUNT == 11);
 
 impl Settings {
     /// The likelihood with a pull and no style hold.
     pub fn likelihood(pull: f64) -> Settings {
-        Settings { objective: Objective::Likelihood, pull, hold: 0.0 }
+        Settings { objective: Objective::Likelihood, pull, hold: 0.0, gap: None }
     }
 }
 
@@ -369,6 +381,17 @@ pub fn player_rates(ds: &[Decision]) -> [Option<f64>; Rate::COUNT] {
         }
     }
     out
+}
+
+/// What the style hold pulls each expected rate towards (see [`Settings::gap`]).
+pub fn hold_targets(ds: &[Decision], model: Model, gap: Option<&Gap>) -> [Option<f64>; Rate::COUNT] {
+    let theirs = player_rates(ds);
+    let Some(gap) = gap else { return theirs };
+    let plain = expected_rates(ds, &[100.0; KS], model);
+    std::array::from_fn(|i| match (plain[i], gap[i]) {
+        (Some(p), Some(g)) => Some((p - g).clamp(0.0, 1.0)),
+        _ => theirs[i],
+    })
 }
 
 /// The model's expected rate of each fingerprint rate over `ds` under the per-side weights `w`
@@ -496,7 +519,7 @@ fn project(w: &mut [f64; K]) {
 
 /// The weights that maximise the objective (see the module text), from w = 100.
 pub fn fit(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize)) -> [f64; K] {
-    let target = player_rates(ds);
+    let target = hold_targets(ds, model, s.gap.as_ref());
     let mut w = [100.0; K];
     let (mut f, mut g, mut h) = objective(ds, &w, model, s, &target);
     for it in 0..300 {
