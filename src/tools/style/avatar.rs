@@ -172,8 +172,9 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -
     );
     let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     // The player's fingerprint rates on these decisions and the model's expected ones, plain and fitted.
-    let (mine, plain, fitted) = (
+    let (mine, target, plain, fitted) = (
         fit::player_rates(&p.decisions),
+        fit::hold_targets(&p.decisions, model, s.gap.as_ref()),
         fit::expected_rates(&p.decisions, &[100.0; fit::KS], model),
         fit::expected_rates(&p.decisions, &fit::weights_of(&avatar), model),
     );
@@ -182,7 +183,7 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -
         .iter()
         .map(|&r| {
             let i = r as usize;
-            format!("{} {}/{}/{}", r.key(), pct(mine[i]), pct(plain[i]), pct(fitted[i]))
+            format!("{} {}/{}/{}/{}", r.key(), pct(mine[i]), pct(target[i]), pct(plain[i]), pct(fitted[i]))
         })
         .collect::<Vec<_>>()
         .join(", ");
@@ -191,7 +192,7 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -
          {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, pull {pull}{chosen}, style hold {hold}.\n\
          Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights;\n\
          expected match {match0:.2} % plain, {match1:.2} % with them.\n\
-         Rates in % (player / model plain / model with them): {rates}.",
+         Rates in % (player / hold target{} / model plain / model with them): {rates}.",
         c.player,
         c.player,
         p.games,
@@ -201,7 +202,8 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -
         model.lambda,
         model.slip,
         p.point.human.as_ref().map_or(0.0, |h| h.0),
-        model.tilt
+        model.tilt,
+        if s.gap.is_some() { ": the model's plain rate less the engine's measured gap" } else { ": the player's" }
     );
     avatar.to_text(&comment)
 }
