@@ -464,6 +464,10 @@ fn bad_inputs_get_clear_messages() {
     std::fs::write(&no_diff, "{\"rows\": [{\"key\": \"capture\", \"estimate\": {\"value\": 0.2}}]}").unwrap();
     let args = fit_with(&no_diff);
     expect_failure(&args.iter().map(String::as_str).collect::<Vec<_>>(), "run `sparring style` with --compare");
+    let mut both = fit_with(&no_diff);
+    both.push("--measure-gap".to_string());
+    let (code, _, err) = sparring(&both.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 2, "--engine-style with --measure-gap is a usage error: {err}");
 }
 
 /// With the engine's measured gap to the player, the hold's target is the model's plain rate less

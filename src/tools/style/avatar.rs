@@ -65,8 +65,15 @@ pub enum Command {
         /// The plain point's fingerprint against the player's on the same part, as `sparring style
         /// --json --compare PLAYER.tsv` writes it: the hold then moves each rate by the engine's
         /// gap to the player instead of towards the player's rate.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "measure_gap")]
         engine_style: Option<PathBuf>,
+        /// Measure that gap here: this engine at the plain point (Seed 1, `go nodes 1000000`) on
+        /// every position of the fitted part (from ply 8), against the player's moves there.
+        #[arg(long)]
+        measure_gap: bool,
+        /// Engine processes for --measure-gap.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
     },
     /// Expected and top-1 match of the player's moves under the plain point and each avatar.
     Eval {
@@ -299,6 +306,52 @@ pub fn read_gap(path: &Path) -> Result<fit::Gap, String> {
     Ok(gap)
 }
 
+/// The plain point's gap to the player per rate (engine − player), measured by playing this engine
+/// at the point on every position of the player's part (`sparring style`'s sample from ply 8).
+fn measure(c: &Common, p: &Prepared, jobs: usize) -> Result<fit::Gap, String> {
+    use super::{classify, engine, report, source};
+    let games = read_games(&c.pgn).map_err(|e| format!("cannot read the PGN: {e}"))?;
+    let mine: Vec<GameRecord> = player_games(&games, &c.player, c.part).into_iter().map(|(_, g)| g.clone()).collect();
+    let spec = source::SampleSpec {
+        count: 100_000,
+        seed: 1,
+        min_ply: 8,
+        band: None,
+        who: source::Who::Player(c.player.clone()),
+    };
+    let probes = source::sample(&mine, &spec);
+    let engine = engine::EngineSpec {
+        command: super::this_engine()?,
+        label: "sparring".to_string(),
+        options: vec![
+            ("UCI_LimitStrength".to_string(), "true".to_string()),
+            ("UCI_Elo".to_string(), p.point.elo.to_string()),
+            ("Seed".to_string(), "1".to_string()),
+        ],
+        go: "nodes 1000000".to_string(),
+    };
+    let bar = progress_bar(probes.len(), "positions (the plain point's gap)");
+    let moves = engine::run(&engine, &probes, &source::probes_hash(&probes), None, jobs, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    let mut pairs = Vec::new();
+    for (i, mv) in &moves {
+        let probe = &probes[*i];
+        let Some(played) = probe.played else { continue };
+        let m = crate::board::notation::parse_uci(&probe.pos, mv)?;
+        let facts = |m| classify::classify(&probe.pos, probe.prev(), m);
+        pairs.push((probe.cluster, facts(played), facts(m)));
+    }
+    let mut gap: fit::Gap = [None; 11];
+    for row in report::diff_rows(&pairs) {
+        if let Some(r) = Rate::ALL.iter().find(|r| r.key() == row.key)
+            && row.diff.value.is_finite()
+        {
+            gap[*r as usize] = Some(row.diff.value);
+        }
+    }
+    Ok(gap)
+}
+
 fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
     match out {
         Some(p) => std::fs::write(p, text).map_err(|e| format!("{}: {e}", p.display())),
@@ -312,10 +365,11 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `sparring avatar`.
 pub fn main(args: Args) -> ExitCode {
     let result = match &args.command {
-        Command::Fit { common, out, pull, objective, hold, engine_style } => {
+        Command::Fit { common, out, pull, objective, hold, engine_style, measure_gap, jobs } => {
             let gap = engine_style.as_deref().map(read_gap).transpose();
             gap.and_then(|gap| {
                 prepare(common, MIN_GAMES).and_then(|p| {
+                    let gap = if *measure_gap { Some(measure(common, &p, *jobs)?) } else { gap };
                     let s = fit::Settings { objective: *objective, pull: pull.unwrap_or(0.0), hold: *hold, gap };
                     write_out(out.as_deref(), &fit_text(common, &p, *pull, s))
                 })

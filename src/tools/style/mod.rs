@@ -145,7 +145,7 @@ fn who(args: &Args) -> Result<Who, String> {
 }
 
 /// This program as a UCI engine command.
-fn this_engine() -> Result<String, String> {
+pub(crate) fn this_engine() -> Result<String, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     Ok(exe.display().to_string())
 }
