@@ -11,6 +11,7 @@
 # bench/style_fit_report.py turns it into bench/results/style/fits.md.
 #
 #   bench/style-fit.sh                     # codpiece mscp GriffySr (>= 60 games, points 1700-1900)
+#   (the session-36 measurement, fits-v19-gap.md: FIT_ENGINE_GAP=1 FIT_SEEDS="2 3" with all seven players)
 #   STYLE_PLAYERS="inemuri" FIT_BIN=target/frozen/sparring bench/style-fit.sh
 #   FIT_OUT=bench/results/style/fits-v19 bench/style-fit.sh   # another folder (a newer ladder's re-check); its table goes to FOLDER.md
 #   FIT_HOLD=10 FIT_OUT=... bench/style-fit.sh   # both fits with a style hold (`avatar fit --hold`; default: the command's)
