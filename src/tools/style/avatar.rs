@@ -59,7 +59,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = fit::Objective::Likelihood)]
         objective: fit::Objective,
         /// Style hold: the objective loses hold · Σ over the fingerprint rates of (the model's
-        /// expected rate − the player's rate)², rates as fractions (0: no hold).
+        /// expected rate − its target)², rates as fractions (0: no hold); the target is the
+        /// player's rate, or with --engine-style / --measure-gap the model's plain rate less the
+        /// engine's gap to the player.
         #[arg(long, default_value_t = HOLD)]
         hold: f64,
         /// The plain point's fingerprint against the player's on the same part, as `sparring style
