@@ -17,6 +17,7 @@
 #   FIT_HOLD=10 FIT_OUT=... bench/style-fit.sh   # both fits with a style hold (`avatar fit --hold`; default: the command's)
 #   FIT_ENGINE_GAP=1 FIT_OUT=... bench/style-fit.sh  # the hold moves each rate by the plain point's
 #                                                  # measured gap to the player on the first half (--engine-style)
+#   FIT_GAP_SEEDS="2 3"                            # with FIT_ENGINE_GAP: that gap averaged over engine seeds 1-3
 #   FIT_SEEDS="2 3" FIT_OUT=... bench/style-fit.sh  # also the fingerprints under engine seeds 2 and 3 (the
 #                                                  # report averages the distance over every seed present)
 #
@@ -44,6 +45,13 @@ for p in $players; do
       --option UCI_LimitStrength=true --option "UCI_Elo=$elo1" --record "$out/$p-plain-first.tsv" \
       --compare "$out/$p-humans-first.tsv" --json
     gap=(--engine-style "$out/$p-style-plain-first.json")
+    # The gap under more engine seeds, averaged by the fit (FIT_GAP_SEEDS).
+    for seed in ${FIT_GAP_SEEDS:-}; do
+      keep "$out/$p-style-plain-first-seed$seed.json" "$bin" style "$pgn" "${first[@]}" --jobs "${FIT_JOBS:-2}" \
+        --option UCI_LimitStrength=true --option "UCI_Elo=$elo1" --option "Seed=$seed" \
+        --record "$out/$p-plain-first-seed$seed.tsv" --compare "$out/$p-humans-first.tsv" --json
+      gap+=(--engine-style "$out/$p-style-plain-first-seed$seed.json")
+    done
   fi
   echo "== $p: fit on the first half" >&2
   for goal in likelihood match; do

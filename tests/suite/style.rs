@@ -489,6 +489,13 @@ fn the_engine_gap_sets_the_hold_target() {
     let t = fit::hold_targets(&ds, point.model, Some(&gap));
     assert!((t[c].unwrap() - (plain[c].unwrap() - 0.05).clamp(0.0, 1.0)).abs() < 1e-12, "{t:?} {plain:?}");
     assert_eq!(t[k], theirs[k]);
+    // Gaps under several engine seeds are averaged where every run knows the rate.
+    let mut other = gap;
+    other[c] = Some(0.01);
+    other[k] = Some(0.02);
+    let mean = sparring::tools::style::avatar::mean_gap(&[gap, other]);
+    assert!((mean[c].unwrap() - 0.03).abs() < 1e-12);
+    assert_eq!(mean[k], None, "a rate one run lacks has no mean");
 }
 
 #[test]

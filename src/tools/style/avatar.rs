@@ -66,13 +66,18 @@ pub enum Command {
         hold: f64,
         /// The plain point's fingerprint against the player's on the same part, as `sparring style
         /// --json --compare PLAYER.tsv` writes it: the hold then moves each rate by the engine's
-        /// gap to the player instead of towards the player's rate.
+        /// gap to the player instead of towards the player's rate (repeatable: runs under other
+        /// engine seeds, averaged).
         #[arg(long, conflicts_with = "measure_gap")]
-        engine_style: Option<PathBuf>,
-        /// Measure that gap here: this engine at the plain point (Seed 1, `go nodes 1000000`) on
-        /// every position of the fitted part (from ply 8), against the player's moves there.
+        engine_style: Vec<PathBuf>,
+        /// Measure that gap here: this engine at the plain point (`go nodes 1000000`, Seeds 1 to
+        /// --gap-seeds, averaged) on every position of the fitted part (from ply 8), against the
+        /// player's moves there.
         #[arg(long)]
         measure_gap: bool,
+        /// Engine seeds --measure-gap averages over.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+        gap_seeds: u32,
         /// Engine processes for --measure-gap.
         #[arg(long, default_value_t = 2)]
         jobs: usize,
@@ -310,7 +315,21 @@ pub fn read_gap(path: &Path) -> Result<fit::Gap, String> {
 
 /// The plain point's gap to the player per rate (engine − player), measured by playing this engine
 /// at the point on every position of the player's part (`sparring style`'s sample from ply 8).
-fn measure(c: &Common, p: &Prepared, jobs: usize) -> Result<fit::Gap, String> {
+fn measure(c: &Common, p: &Prepared, jobs: usize, seeds: u32) -> Result<fit::Gap, String> {
+    let gaps = (1..=seeds).map(|seed| measure_one(c, p, jobs, seed)).collect::<Result<Vec<_>, _>>()?;
+    Ok(mean_gap(&gaps))
+}
+
+/// Per rate, the mean of the gaps that all know it.
+pub fn mean_gap(gaps: &[fit::Gap]) -> fit::Gap {
+    std::array::from_fn(|i| {
+        let v: Vec<f64> = gaps.iter().filter_map(|g| g[i]).collect();
+        (!v.is_empty() && v.len() == gaps.len()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    })
+}
+
+/// [`measure`] under one engine seed.
+fn measure_one(c: &Common, p: &Prepared, jobs: usize, seed: u32) -> Result<fit::Gap, String> {
     use super::{classify, engine, report, source};
     let games = read_games(&c.pgn).map_err(|e| format!("cannot read the PGN: {e}"))?;
     let mine: Vec<GameRecord> = player_games(&games, &c.player, c.part).into_iter().map(|(_, g)| g.clone()).collect();
@@ -328,11 +347,11 @@ fn measure(c: &Common, p: &Prepared, jobs: usize) -> Result<fit::Gap, String> {
         options: vec![
             ("UCI_LimitStrength".to_string(), "true".to_string()),
             ("UCI_Elo".to_string(), p.point.elo.to_string()),
-            ("Seed".to_string(), "1".to_string()),
+            ("Seed".to_string(), seed.to_string()),
         ],
         go: "nodes 1000000".to_string(),
     };
-    let bar = progress_bar(probes.len(), "positions (the plain point's gap)");
+    let bar = progress_bar(probes.len(), &format!("positions (the plain point's gap, seed {seed})"));
     let moves = engine::run(&engine, &probes, &source::probes_hash(&probes), None, jobs, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let mut pairs = Vec::new();
@@ -367,11 +386,15 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `sparring avatar`.
 pub fn main(args: Args) -> ExitCode {
     let result = match &args.command {
-        Command::Fit { common, out, pull, objective, hold, engine_style, measure_gap, jobs } => {
-            let gap = engine_style.as_deref().map(read_gap).transpose();
+        Command::Fit { common, out, pull, objective, hold, engine_style, measure_gap, gap_seeds, jobs } => {
+            let gap = engine_style
+                .iter()
+                .map(|f| read_gap(f))
+                .collect::<Result<Vec<_>, _>>()
+                .map(|g| (!g.is_empty()).then(|| mean_gap(&g)));
             gap.and_then(|gap| {
                 prepare(common, MIN_GAMES).and_then(|p| {
-                    let gap = if *measure_gap { Some(measure(common, &p, *jobs)?) } else { gap };
+                    let gap = if *measure_gap { Some(measure(common, &p, *jobs, *gap_seeds)?) } else { gap };
                     let s = fit::Settings { objective: *objective, pull: pull.unwrap_or(0.0), hold: *hold, gap };
                     write_out(out.as_deref(), &fit_text(common, &p, *pull, s))
                 })
