@@ -51,7 +51,7 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
         /// Pull towards 100 %: the objective loses pull · Σ((w − 100)/100)² (default: chosen by
-        /// two-fold cross-validation over the player's games among 0.002-1).
+        /// two-fold cross-validation over the player's games among 0 and 0.0005-1).
         #[arg(long)]
         pull: Option<f64>,
         /// What the weights maximise: the likelihood of the player's moves, or the expected match

@@ -547,8 +547,10 @@ pub fn fit(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize))
     w
 }
 
-/// Pulls a fit chooses among ([`choose_pull`]).
-pub const PULL_GRID: [f64; 6] = [0.002, 0.01, 0.03, 0.1, 0.3, 1.0];
+/// Pulls a fit chooses among ([`choose_pull`]), from none (only the 0-200 bounds hold the
+/// weights) to strong. Session 36's grid began at 0.002 and its match fits chose that edge for five
+/// of seven players, so the grid now reaches below it.
+pub const PULL_GRID: [f64; 8] = [0.0, 0.0005, 0.002, 0.01, 0.03, 0.1, 0.3, 1.0];
 
 /// The mean of what `goal` maximises (no pull, no hold) over `ds` under the shared weights `w`.
 pub fn goal_value(ds: &[Decision], w: &[f64; K], model: Model, goal: Objective) -> f64 {
