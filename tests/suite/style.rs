@@ -594,6 +594,73 @@ fn a_players_positions_are_sampled_for_engines_and_split_in_halves() {
     );
 }
 
+/// `--facts-out` writes each position's classified move: captures and the check counted where
+/// they were played, every row in the rates' denominators agreeing with the printed rates.
+#[test]
+fn the_facts_file_holds_each_positions_classified_move() {
+    let dir = temp_dir("facts");
+    let pgn = dir.join("one.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1520\"]\n[Result \"*\"]\n\n\
+         1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ *\n",
+    )
+    .unwrap();
+    let (record, facts) = (dir.join("humans.tsv"), dir.join("facts.tsv"));
+    let p = pgn.to_str().unwrap();
+    let args = [
+        "style",
+        p,
+        "--humans",
+        "--positions",
+        "100",
+        "--min-ply",
+        "0",
+        "--record",
+        record.to_str().unwrap(),
+        "--facts-out",
+        facts.to_str().unwrap(),
+        "--json",
+    ];
+    let (code, out, err) = sparring(&args);
+    assert_eq!(code, 0, "{err}");
+    let moves: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (i, m) = l.split_once('\t').unwrap();
+            (i.to_string(), m.to_string())
+        })
+        .collect();
+    let text = std::fs::read_to_string(&facts).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    assert_eq!(&head[..4], ["index", "game", "capture", "check"]);
+    assert_eq!(head.len(), 2 + 11);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 6, "{text}");
+    let col = |key: &str| head.iter().position(|h| *h == key).unwrap();
+    for row in &rows {
+        let mv = moves[row[0]].as_str();
+        let capture = if ["e4d5", "d8d5"].contains(&mv) { "1" } else { "0" };
+        assert_eq!(row[col("capture")], capture, "{mv}: {row:?}");
+        assert_eq!(row[col("check")], if mv == "d5e5" { "1" } else { "0" }, "{mv}: {row:?}");
+    }
+    // Each rate of the facts is the printed rate.
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for r in v["rows"].as_array().unwrap() {
+        let Some(i) = head.iter().position(|h| *h == r["key"].as_str().unwrap()) else { continue };
+        let counted: Vec<&str> = rows.iter().map(|row| row[i]).filter(|x| *x != "-").collect();
+        assert_eq!(r["estimate"]["n"].as_f64().unwrap(), counted.len() as f64, "{}", r["key"]);
+        if !counted.is_empty() {
+            let hits = counted.iter().filter(|x| **x == "1").count() as f64;
+            let value = r["estimate"]["value"].as_f64().unwrap();
+            assert!((value - hits / counted.len() as f64).abs() < 1e-12, "{}", r["key"]);
+        }
+    }
+}
+
 #[test]
 fn the_humans_own_moves_are_a_record_engines_compare_against() {
     let dir = temp_dir("humans");

@@ -75,6 +75,11 @@ pub struct Args {
     /// Another setting's record on the same positions: print the paired difference (this − that).
     #[arg(long)]
     pub compare: Option<PathBuf>,
+    /// Also write each position's classified move as TSV (a header line, then per position its
+    /// index, its game and each rate's 1 / 0, or - where the position is outside the rate's
+    /// denominator), for analyses of several records beyond --compare (bench/style_fit_report.py).
+    #[arg(long, value_name = "FILE.tsv")]
+    pub facts_out: Option<PathBuf>,
     /// Engine processes run at once.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
@@ -208,6 +213,28 @@ fn print_rows(title: &str, rows: &[Row], format: Format) {
     }
 }
 
+/// The facts file of `--facts-out` (see [`Args::facts_out`]).
+fn write_facts(path: &Path, observed: &[(usize, Observed)]) -> Result<(), String> {
+    let mut text = String::from("index\tgame");
+    for r in classify::Rate::ALL {
+        text.push('\t');
+        text.push_str(r.key());
+    }
+    text.push('\n');
+    for (i, o) in observed {
+        text.push_str(&format!("{i}\t{}", o.cluster));
+        for f in o.facts {
+            text.push_str(match f {
+                Some(true) => "\t1",
+                Some(false) => "\t0",
+                None => "\t-",
+            });
+        }
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// What the players of the sampled games played on the probes (their record with `--humans`).
 pub const HUMANS: &str = "humans (the moves played in the games)";
 
@@ -238,6 +265,9 @@ fn run_engine(args: &Args, format: Format) -> Result<(), String> {
         (spec.describe(), moves)
     };
     let this = observe(&probes, &moves)?;
+    if let Some(path) = &args.facts_out {
+        write_facts(path, &this)?;
+    }
     let title = format!("{setting} on {} positions of {} (set {hash})", probes.len(), args.file.display());
     let Some(other) = &args.compare else {
         let obs: Vec<Observed> = this.into_iter().map(|(_, o)| o).collect();
@@ -308,6 +338,7 @@ pub fn main(args: Args) -> ExitCode {
         || !args.options.is_empty()
         || args.record.is_some()
         || args.compare.is_some()
+        || args.facts_out.is_some()
         || !is_pgn(&args.file);
     let result = if engine_mode { run_engine(&args, format) } else { run_games(&args, format) };
     match result {
