@@ -32,6 +32,16 @@ out=${FIT_OUT:-bench/results/style/fits}
 mkdir -p "$out"
 # Writes $2 from the command after it, atomically (a killed run leaves no half file).
 keep() { local f=$1; shift; [ -s "$f" ] && return 0; "$@" > "$f.part" && mv "$f.part" "$f"; }
+# A fingerprint run: `fingerprint OUT.json RECORD.tsv ARGS...` runs `sparring style ARGS... --record
+# RECORD.tsv --json` into OUT.json, with each position's classified move in RECORD.facts.tsv (the
+# report's distance interval); reruns when either is missing (a complete record asks no engine).
+fingerprint() {
+  local json=$1 rec=$2; shift 2
+  local facts=${rec%.tsv}.facts.tsv
+  [ -s "$json" ] && [ -s "$facts" ] && return 0
+  "$bin" style "$@" --record "$rec" --facts-out "$facts.part" --json > "$json.part"
+  mv "$facts.part" "$facts"; mv "$json.part" "$json"
+}
 for p in $players; do
   gap=()
   if [ -n "${FIT_ENGINE_GAP:-}" ]; then
@@ -40,16 +50,16 @@ for p in $players; do
     keep "$out/$p-first-eval.json" "$bin" avatar eval "$pgn" --player "$p" --part first --json
     elo1=$(grep -o '"point": *[0-9]*' "$out/$p-first-eval.json" | grep -o '[0-9]*$')
     first=(--player "$p" --part first --positions 100000 --seed 1)
-    keep "$out/$p-humans-first.json" "$bin" style "$pgn" "${first[@]}" --humans --record "$out/$p-humans-first.tsv" --json
-    keep "$out/$p-style-plain-first.json" "$bin" style "$pgn" "${first[@]}" --jobs "${FIT_JOBS:-2}" \
-      --option UCI_LimitStrength=true --option "UCI_Elo=$elo1" --record "$out/$p-plain-first.tsv" \
-      --compare "$out/$p-humans-first.tsv" --json
+    fingerprint "$out/$p-humans-first.json" "$out/$p-humans-first.tsv" "$pgn" "${first[@]}" --humans
+    fingerprint "$out/$p-style-plain-first.json" "$out/$p-plain-first.tsv" "$pgn" "${first[@]}" --jobs "${FIT_JOBS:-2}" \
+      --option UCI_LimitStrength=true --option "UCI_Elo=$elo1" \
+      --compare "$out/$p-humans-first.tsv"
     gap=(--engine-style "$out/$p-style-plain-first.json")
     # The gap under more engine seeds, averaged by the fit (FIT_GAP_SEEDS).
     for seed in ${FIT_GAP_SEEDS:-}; do
-      keep "$out/$p-style-plain-first-seed$seed.json" "$bin" style "$pgn" "${first[@]}" --jobs "${FIT_JOBS:-2}" \
+      fingerprint "$out/$p-style-plain-first-seed$seed.json" "$out/$p-plain-first-seed$seed.tsv" "$pgn" "${first[@]}" --jobs "${FIT_JOBS:-2}" \
         --option UCI_LimitStrength=true --option "UCI_Elo=$elo1" --option "Seed=$seed" \
-        --record "$out/$p-plain-first-seed$seed.tsv" --compare "$out/$p-humans-first.tsv" --json
+        --compare "$out/$p-humans-first.tsv"
       gap+=(--engine-style "$out/$p-style-plain-first-seed$seed.json")
     done
   fi
@@ -75,22 +85,22 @@ for p in $players; do
     --base "$out/$p-match.avt" "${shipped[@]}" --json
   echo "== $p: fingerprints on the second half" >&2
   pos=(--player "$p" --part second --positions 100000 --seed 1)
-  keep "$out/$p-humans.json" "$bin" style "$pgn" "${pos[@]}" --humans --record "$out/$p-humans.tsv" --json
+  fingerprint "$out/$p-humans.json" "$out/$p-humans.tsv" "$pgn" "${pos[@]}" --humans
   point=(--jobs "${FIT_JOBS:-2}" --option UCI_LimitStrength=true --option "UCI_Elo=$elo")
-  keep "$out/$p-style-plain.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
-    --record "$out/$p-plain.tsv" --compare "$out/$p-humans.tsv" --json
-  keep "$out/$p-style-fitted.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
-    --option "Avatar File=$PWD/$out/$p.avt" --record "$out/$p-fitted.tsv" --compare "$out/$p-humans.tsv" --json
-  keep "$out/$p-style-match.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" \
-    --option "Avatar File=$PWD/$out/$p-match.avt" --record "$out/$p-match.tsv" --compare "$out/$p-humans.tsv" --json
+  fingerprint "$out/$p-style-plain.json" "$out/$p-plain.tsv" "$pgn" "${pos[@]}" "${point[@]}" \
+    --compare "$out/$p-humans.tsv"
+  fingerprint "$out/$p-style-fitted.json" "$out/$p-fitted.tsv" "$pgn" "${pos[@]}" "${point[@]}" \
+    --option "Avatar File=$PWD/$out/$p.avt" --compare "$out/$p-humans.tsv"
+  fingerprint "$out/$p-style-match.json" "$out/$p-match.tsv" "$pgn" "${pos[@]}" "${point[@]}" \
+    --option "Avatar File=$PWD/$out/$p-match.avt" --compare "$out/$p-humans.tsv"
   # More engine draws on the same positions (the engine's Seed; the fingerprint distance's own noise).
   for seed in ${FIT_SEEDS:-}; do
     for st in plain fitted match; do
       av=()
       [ "$st" = fitted ] && av=(--option "Avatar File=$PWD/$out/$p.avt")
       [ "$st" = match ] && av=(--option "Avatar File=$PWD/$out/$p-match.avt")
-      keep "$out/$p-style-$st-seed$seed.json" "$bin" style "$pgn" "${pos[@]}" "${point[@]}" "${av[@]}" \
-        --option "Seed=$seed" --record "$out/$p-$st-seed$seed.tsv" --compare "$out/$p-humans.tsv" --json
+      fingerprint "$out/$p-style-$st-seed$seed.json" "$out/$p-$st-seed$seed.tsv" "$pgn" "${pos[@]}" "${point[@]}" "${av[@]}" \
+        --option "Seed=$seed" --compare "$out/$p-humans.tsv"
     done
   done
 done

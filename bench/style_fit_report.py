@@ -9,6 +9,7 @@ match, log-likelihood per move; paired against the plain point and against each 
 fitted avatars' on the same positions (each minus the player's, paired), with the fingerprint
 distance: the sum over the move rates of |engine − player| in percentage points."""
 import json
+import random
 import re
 import sys
 from pathlib import Path
@@ -47,6 +48,62 @@ def seeded_diffs(p, st):
         if len(vals) == len(runs) and vals:
             out[k] = sum(vals) / len(vals)
     return out, len(runs)
+
+
+def facts(name):
+    """{game: {rate: (n, hits)}} of a `style --facts-out` file, or None when it is missing."""
+    f = D / name
+    if not f.exists():
+        return None
+    lines = f.read_text().splitlines()
+    head = lines[0].split("\t")
+    out = {}
+    for line in lines[1:]:
+        row = line.split("\t")
+        game = out.setdefault(int(row[1]), {k: [0, 0] for k in RATES})
+        for k in RATES:
+            x = row[head.index(k)]
+            if x != "-":
+                game[k][0] += 1
+                game[k][1] += x == "1"
+    return out
+
+
+def runs_of(p, stem):
+    """The facts of record `stem` (plain, fitted, match) under every engine seed present."""
+    found = [facts(f"{p}-{stem}.facts.tsv")] + [facts(f.name) for f in sorted(D.glob(f"{p}-{stem}-seed*.facts.tsv"))]
+    return [r for r in found if r]
+
+
+def distance_diff(p, stem):
+    """Fingerprint distance of record `stem` less the plain point's (each rate's engine − player
+    difference averaged over the engine seeds both have, |·| summed over the rates), with a 95 %
+    interval from 2000 resamples of the player's games; None without facts files."""
+    humans, plain, mine = facts(f"{p}-humans.facts.tsv"), runs_of(p, "plain"), runs_of(p, stem)
+    seeds = min(len(plain), len(mine))
+    if not humans or seeds == 0:
+        return None
+    plain, mine = plain[:seeds], mine[:seeds]
+    games = sorted(humans)
+
+    def dist(sample, runs):
+        total = 0.0
+        for k in RATES:
+            n = sum(humans[g][k][0] for g in sample)
+            if n == 0:
+                continue
+            h = sum(humans[g][k][1] for g in sample) / n
+            total += abs(sum(sum(r[g][k][1] for g in sample if g in r) / n - h for r in runs) / len(runs))
+        return 100 * total
+
+    value = dist(games, mine) - dist(games, plain)
+    rng = random.Random(1)
+    stats = []
+    for _ in range(2000):
+        sample = [rng.choice(games) for _ in games]
+        stats.append(dist(sample, mine) - dist(sample, plain))
+    stats.sort()
+    return value, stats[50], stats[1949], seeds
 
 
 def player_section(p):
@@ -121,7 +178,8 @@ def player_section(p):
             md += ["Over the engine seeds present (each rate's difference averaged over the seeds, then summed): "
                    + "; ".join(line) + ".", ""]
     best = max(shipped, key=lambda r: r["expected_match"]["avatar"])
-    return md, (p, ev, fitted, best, below, dist)
+    change = {label: distance_diff(p, "match" if label.endswith("match") else "fitted") for label, _, _, _ in fitted}
+    return md, (p, ev, fitted, best, below, dist, change)
 
 
 def settings(p, label):
@@ -146,7 +204,9 @@ def main():
           "Pull / hold: each fit's pull towards 100 % ((cv): chosen by two-fold cross-validation over the "
           "first half's games) and style hold (`avatar fit --hold`), from its .avt header. Fingerprint "
           "distance: Σ |engine − player| over the rates, engine seed 1, and where the folder holds more "
-          "engine seeds (FIT_SEEDS) the same with each rate's difference averaged over them.", ""]
+          "engine seeds (FIT_SEEDS) the same with each rate's difference averaged over them; its change "
+          "(fit − plain, negative = closer to the player) with a 95 % interval from resampling the player's "
+          "games (needs the `style --facts-out` files the script writes since session 37).", ""]
     body, summary = [], []
     for p in players:
         part, s = player_section(p)
@@ -155,19 +215,26 @@ def main():
             summary.append(s)
     md += ["## Summary", "",
            "| player | point | positions | fit | pull / hold | expected match: plain → fit | fit − plain | best shipped − plain "
-           "| shipped clearly below / below the fit | fingerprint distance plain → fit |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
-    for p, ev, fitted, best, below, dist in summary:
+           "| shipped clearly below / below the fit | fingerprint distance plain → fit | distance fit − plain [95 %] |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p, ev, fitted, best, below, dist, change in summary:
         for label, r, _, _ in fitted:
             b = below.get(label)
             d = dist.get(label)
+            c = change.get(label)
+            if c is None:
+                c_cell = "-"
+            else:
+                c_cell = f"{c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}] ({c[3]} seeds)"
+                if c[1] > 0 or c[2] < 0:
+                    c_cell = f"**{c_cell}**"
             md.append(
                 f"| {p} | {ev['point']} | {ev['positions']} | {label} | {settings(p, label)} | {100 * r['expected_match']['base']:.2f} → "
                 f"{100 * r['expected_match']['avatar']:.2f} | {cell(r['expected_match'], 100)} | "
                 f"{Path(best['avatar']).stem} {cell(best['expected_match'], 100)} | "
                 f"{'-' if b is None else f'{b[0]} / {b[1]} of {b[2]}'} | "
                 f"{'-' if d is None else f'{d[0]:.1f} → {d[1]:.1f} ({d[2]} rates closer)'}"
-                f"{'' if d is None or len(d) < 6 else f'; over {d[5]} seeds {d[3]:.1f} → {d[4]:.1f}'} |")
+                f"{'' if d is None or len(d) < 6 else f'; over {d[5]} seeds {d[3]:.1f} → {d[4]:.1f}'} | {c_cell} |")
     md.append("")
     OUT.write_text("\n".join(md + body) + "\n")
     print(f"wrote {OUT} ({len(summary)} players)")
