@@ -8,9 +8,11 @@
 # Archives (xz -9 tarballs, tracked; their contents are git-ignored):
 #   bench/humanlike/data.tar.xz             human positions: positions.jsonl (sample), oracle.jsonl (depth-8
 #                                           internal oracle, the newest search, ~40 min of one core), moves/*.jsonl (Stockfish UCI_Elo answers, not
-#                                           reproducible; the ladder's answers, ladder_check.sh)
+#                                           reproducible, on positions.jsonl and positions-test2.jsonl; the ladder's
+#                                           answers, ladder_check.sh)
 #   bench/humanlike/maia-moves.tar.xz       humanlike/moves/maia-*.jsonl: Maia-1100..1900's answers (go nodes 1) on
-#                                           the human move model's test-part bench positions (vs_maia.py)
+#                                           the human move model's test-part bench positions and on positions-test2
+#                                           (session 37) (vs_maia.py)
 #   bench/humanlike/oracle-sf15.tar.xz      humanlike/oracle-sf15-d12.jsonl: the outside oracle (Stockfish 15.1,
 #                                           depth 12, MultiPV all) on the bench positions, extended as it runs
 #                                           (humanlike oracle --engine /usr/games/stockfish --depth 12; ~3 s each)
