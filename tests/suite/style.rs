@@ -9,7 +9,7 @@ use sparring::eval::Term;
 use sparring::tools::style::classify::{Facts, Rate, classify};
 use sparring::tools::style::fit::{self, Point};
 use sparring::tools::style::stats;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn pos(fen: &str) -> Chess {
@@ -594,34 +594,24 @@ fn a_players_positions_are_sampled_for_engines_and_split_in_halves() {
     );
 }
 
+/// `dir/one.pgn`: one unfinished game between Ann (1500) and Bob (1520) with these moves.
+fn one_game(dir: &Path, moves: &str) -> PathBuf {
+    let pgn = dir.join("one.pgn");
+    let head = "[White \"Ann\"]\n[Black \"Bob\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1520\"]\n[Result \"*\"]\n";
+    std::fs::write(&pgn, format!("{head}\n{moves}\n")).unwrap();
+    pgn
+}
+
 /// `--facts-out` writes each position's classified move: captures and the check counted where
 /// they were played, every row in the rates' denominators agreeing with the printed rates.
 #[test]
 fn the_facts_file_holds_each_positions_classified_move() {
     let dir = temp_dir("facts");
-    let pgn = dir.join("one.pgn");
-    std::fs::write(
-        &pgn,
-        "[White \"Ann\"]\n[Black \"Bob\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1520\"]\n[Result \"*\"]\n\n\
-         1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ *\n",
-    )
-    .unwrap();
+    let pgn = one_game(&dir, "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ *");
     let (record, facts) = (dir.join("humans.tsv"), dir.join("facts.tsv"));
-    let p = pgn.to_str().unwrap();
-    let args = [
-        "style",
-        p,
-        "--humans",
-        "--positions",
-        "100",
-        "--min-ply",
-        "0",
-        "--record",
-        record.to_str().unwrap(),
-        "--facts-out",
-        facts.to_str().unwrap(),
-        "--json",
-    ];
+    let (p, r, f) = (pgn.to_str().unwrap(), record.to_str().unwrap(), facts.to_str().unwrap());
+    let args =
+        ["style", p, "--humans", "--positions", "100", "--min-ply", "0", "--record", r, "--facts-out", f, "--json"];
     let (code, out, err) = sparring(&args);
     assert_eq!(code, 0, "{err}");
     let moves: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&record)
@@ -664,13 +654,7 @@ fn the_facts_file_holds_each_positions_classified_move() {
 #[test]
 fn the_humans_own_moves_are_a_record_engines_compare_against() {
     let dir = temp_dir("humans");
-    let pgn = dir.join("one.pgn");
-    std::fs::write(
-        &pgn,
-        "[White \"Ann\"]\n[Black \"Bob\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1520\"]\n[Result \"*\"]\n\n\
-         1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n",
-    )
-    .unwrap();
+    let pgn = one_game(&dir, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *");
     let (p, record) = (pgn.to_str().unwrap(), dir.join("humans.tsv"));
     let r = record.to_str().unwrap();
     let args = ["style", p, "--humans", "--positions", "100", "--min-ply", "0", "--record", r, "--json"];
