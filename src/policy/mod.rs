@@ -33,6 +33,12 @@ pub struct ChoiceSettings {
     /// Slip gate: a slip plays a move whose regret (best − its score, cp) lies in [min, max].
     pub slip_min_cp: i32,
     pub slip_max_cp: i32,
+    /// Largest regret (best − score, cp) the Boltzmann choice may take: moves worse than this are
+    /// left out of it (a slip may still play them, inside its own gate). `None` = no cap. A point
+    /// led by the human move model (large β) otherwise follows the model into any move it rates
+    /// likely, however much the point's own search sees it losing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boltzmann_max_cp: Option<i32>,
 }
 
 impl Default for ChoiceSettings {
@@ -44,10 +50,17 @@ impl Default for ChoiceSettings {
 impl ChoiceSettings {
     /// Exact ties only, no Boltzmann, no slips: the `strong` choice.
     pub fn best() -> Self {
-        ChoiceSettings { plateau_cp: 0, lambda: None, slip_p: 0.0, slip_min_cp: 0, slip_max_cp: 0 }
+        ChoiceSettings {
+            plateau_cp: 0,
+            lambda: None,
+            slip_p: 0.0,
+            slip_min_cp: 0,
+            slip_max_cp: 0,
+            boltzmann_max_cp: None,
+        }
     }
 
-    /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max.
+    /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max, cap ≥ 1.
     pub fn validate(&self) -> Result<(), String> {
         if self.plateau_cp < 0 {
             return Err(format!("plateau_cp {} is negative", self.plateau_cp));
@@ -62,6 +75,11 @@ impl ChoiceSettings {
         }
         if self.slip_min_cp < 0 || self.slip_min_cp > self.slip_max_cp {
             return Err(format!("slip gate [{}, {}] must satisfy 0 <= min <= max", self.slip_min_cp, self.slip_max_cp));
+        }
+        if let Some(c) = self.boltzmann_max_cp
+            && c < 1
+        {
+            return Err(format!("boltzmann_max_cp {c} must be at least 1"));
         }
         Ok(())
     }
@@ -125,9 +143,9 @@ fn regret(best: i32, score: i32) -> i32 {
 ///    `[slip_min_cp, slip_max_cp]`, costs at least as much expected score as `slip_min_cp` costs
 ///    from an equal position ([`expected_score`]) and is not itself mated (score ≥ −`MATE_BOUND`)
 ///    → uniform among those moves (`Slip`);
-/// 5. `lambda` set → Boltzmann over the moves that are not mated, weights
-///    `exp(λ·(score − best)/100)` (times `exp(bonus)` in [`choose_biased`]), one `uniform_f64`
-///    (if every move is mated: rule 6);
+/// 5. `lambda` set → Boltzmann over the moves that are not mated and whose regret is at most
+///    `boltzmann_max_cp` (when set; the best move always is), weights `exp(λ·(score − best)/100)`
+///    (times `exp(bonus)` in [`choose_biased`]), one `uniform_f64` (if every move is mated: rule 6);
 /// 6. plateau → uniform among moves with regret ≤ `plateau_cp` (exact ties when the best score is a
 ///    mate score).
 ///
@@ -197,7 +215,8 @@ pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>
     }
 
     if let Some(lambda) = s.lambda {
-        let alive: Vec<(usize, &RootMove)> = root.iter().enumerate().filter(|(_, r)| !is_mated(r.score)).collect();
+        let alive: Vec<(usize, &RootMove)> =
+            root.iter().enumerate().filter(|(_, r)| boltzmann_candidate(best, r.score, s)).collect();
         if !alive.is_empty() {
             let weights: Vec<f64> = match bias {
                 // Relative to the best, so every weight is in (0, 1] and the best one is exactly 1.
@@ -222,6 +241,12 @@ pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>
     let width = if best.abs() > MATE_BOUND { 0 } else { s.plateau_cp.max(0) };
     let plateau: Vec<&RootMove> = root.iter().filter(|r| regret(best, r.score) <= width).collect();
     pick_from(plateau, rng, ChoiceKind::Plateau)
+}
+
+/// Whether a move of this score may be drawn by the Boltzmann choice (rule 5 of [`choose`]): not
+/// mated, and no worse than `boltzmann_max_cp` below the best when that cap is set.
+pub fn boltzmann_candidate(best: i32, score: i32, s: &ChoiceSettings) -> bool {
+    !is_mated(score) && s.boltzmann_max_cp.is_none_or(|c| regret(best, score) <= c)
 }
 
 /// The index a draw `u` in [0, 1) lands on when each index has the given weight (≥ 0, the first

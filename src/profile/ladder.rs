@@ -20,6 +20,7 @@
 //! slip_min_cp = 80
 //! slip_max_cp = 900
 //! lambda = 0.8                 # optional Boltzmann λ (all points or none)
+//! boltzmann_max_cp = 200       # optional: the Boltzmann choice skips moves worse than this
 //! deep_p = 0.5                 # optional: probability of a deeper look …
 //! deep_nodes = 20000           # … of this many nodes
 //! prior = [0.9, 0.4, …]        # optional human move prior, one weight per feature
@@ -146,6 +147,11 @@ pub struct LadderPoint {
     pub slip_max_cp: i32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lambda: Option<f64>,
+    /// Cap on the regret (cp, by the point's own search) of a move its Boltzmann choice may draw
+    /// ([`ChoiceSettings::boltzmann_max_cp`]); absent = none. A level between a capped and an
+    /// uncapped point keeps the cap; between two capped points it is interpolated linearly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boltzmann_max_cp: Option<i32>,
     /// Look deeper now and then: with probability `deep_p` (a seeded draw of its own per decision,
     /// tag `depth`) the point searches `deep_nodes` nodes without its depth cap instead of its
     /// usual budget. People sometimes see further than their usual horizon; 0 = never.
@@ -270,11 +276,13 @@ impl LevelSettings {
             self.choice.slip_min_cp,
             self.choice.slip_max_cp,
             if self.tablebases { "on" } else { "off" }
-        ) + &if self.deep.p > 0.0 {
-            format!(", deeper ({} nodes) with p {:.3}", self.deep.nodes, self.deep.p)
-        } else {
-            String::new()
-        } + if self.prior.is_some() { ", human move prior" } else { "" }
+        ) + &self.choice.boltzmann_max_cp.map(|c| format!(", choice capped at {c} cp")).unwrap_or_default()
+            + &if self.deep.p > 0.0 {
+                format!(", deeper ({} nodes) with p {:.3}", self.deep.nodes, self.deep.p)
+            } else {
+                String::new()
+            }
+            + if self.prior.is_some() { ", human move prior" } else { "" }
             + &self
                 .human
                 .as_ref()
@@ -434,6 +442,7 @@ impl Ladder {
                 slip_p: p.slip_p,
                 slip_min_cp: p.slip_min_cp,
                 slip_max_cp: p.slip_max_cp,
+                boltzmann_max_cp: p.boltzmann_max_cp,
             };
             c.validate().map_err(|e| format!("point {}: {e}", p.elo))?;
             if !(0.0..=1.0).contains(&p.deep_p) {
@@ -557,6 +566,7 @@ impl Ladder {
                     slip_p: a.slip_p,
                     slip_min_cp: a.slip_min_cp,
                     slip_max_cp: a.slip_max_cp,
+                    boltzmann_max_cp: a.boltzmann_max_cp,
                 },
             ),
             Some(b) => {
@@ -582,6 +592,10 @@ impl Ladder {
                         slip_p: lerp(a.slip_p, b.slip_p, t),
                         slip_min_cp,
                         slip_max_cp,
+                        boltzmann_max_cp: match (a.boltzmann_max_cp, b.boltzmann_max_cp) {
+                            (Some(x), Some(y)) => Some(lerp_round(x, y, t)),
+                            (x, y) => x.or(y),
+                        },
                     },
                 )
             }

@@ -132,3 +132,33 @@ fn a_point_may_set_how_far_an_avatar_tilts_the_model() {
     let e = Ladder::parse(&l.to_toml()).map(|_| ()).expect_err("refused");
     assert!(e.to_string().contains("avatar_tilt needs beta"), "{e}");
 }
+
+#[test]
+fn a_point_may_cap_the_regret_of_its_boltzmann_choice() {
+    let builtin = Ladder::builtin();
+    assert!(builtin.points.iter().all(|p| p.boltzmann_max_cp.is_none()), "the built-in ladder caps nothing");
+    let i = builtin.points.iter().position(|p| p.beta.is_some()).expect("a modelled point");
+    let (elo, next) = (builtin.points[i].elo, builtin.points[i + 1].elo);
+    let cap = |l: &Ladder, e: i32| l.at(e).choice.boltzmann_max_cp;
+    let mut capped = builtin.clone();
+    capped.points[i].boltzmann_max_cp = Some(200);
+    let back = Ladder::parse(&capped.to_toml()).expect("a cap parses");
+    assert!(capped.to_toml().contains("boltzmann_max_cp = 200"));
+    assert!(!builtin.to_toml().contains("boltzmann_max_cp"), "absent stays unsaid");
+    assert_eq!((cap(&builtin, elo), cap(&back, elo)), (None, Some(200)));
+    // Towards an uncapped point the cap is kept; between two capped points it is interpolated.
+    let mid = (elo + next) / 2;
+    assert_eq!(cap(&back, mid), Some(200));
+    assert_eq!(cap(&back, next), None);
+    let mut both = capped.clone();
+    both.points[i + 1].boltzmann_max_cp = Some(100);
+    let both = Ladder::parse(&both.to_toml()).expect("two caps parse");
+    let t = f64::from(mid - elo) / f64::from(next - elo);
+    assert_eq!(cap(&both, mid), Some((200.0 - 100.0 * t).round() as i32));
+    assert!(back.at(elo).describe().contains("choice capped at 200 cp"), "{}", back.at(elo).describe());
+    // Below 1 cp (only exact ties left) it is refused with the reason.
+    let mut bad = builtin.clone();
+    bad.points[i].boltzmann_max_cp = Some(0);
+    let e = Ladder::parse(&bad.to_toml()).map(|_| ()).expect_err("refused");
+    assert!(e.to_string().contains("boltzmann_max_cp"), "{e}");
+}

@@ -27,7 +27,14 @@ fn index_of(root: &[RootMove], mv: Move) -> usize {
 }
 
 fn slips(p: f64, min: i32, max: i32) -> ChoiceSettings {
-    ChoiceSettings { plateau_cp: 0, lambda: None, slip_p: p, slip_min_cp: min, slip_max_cp: max }
+    ChoiceSettings {
+        plateau_cp: 0,
+        lambda: None,
+        slip_p: p,
+        slip_min_cp: min,
+        slip_max_cp: max,
+        boltzmann_max_cp: None,
+    }
 }
 
 #[test]
@@ -215,7 +222,14 @@ fn boltzmann_is_numerically_stable_with_extreme_scores() {
 #[test]
 fn same_seed_same_choice_and_different_seeds_differ() {
     let r = root(&[30, 28, 25, 20, -40, -90, -200]);
-    let s = ChoiceSettings { plateau_cp: 10, lambda: None, slip_p: 0.3, slip_min_cp: 50, slip_max_cp: 250 };
+    let s = ChoiceSettings {
+        plateau_cp: 10,
+        lambda: None,
+        slip_p: 0.3,
+        slip_min_cp: 50,
+        slip_max_cp: 250,
+        boltzmann_max_cp: None,
+    };
     let b = ChoiceSettings { lambda: Some(1.0), ..s.clone() };
     for settings in [&s, &b] {
         for seed in 0..300 {
@@ -272,6 +286,10 @@ fn settings_validation() {
     assert!(s.validate().is_err());
     s.lambda = Some(-1.0);
     assert!(s.validate().is_err());
+    let capped = |c| ChoiceSettings { lambda: Some(1.0), boltzmann_max_cp: Some(c), ..ChoiceSettings::best() };
+    assert!(capped(1).validate().is_ok());
+    assert!(capped(0).validate().is_err());
+    assert!(capped(-50).validate().is_err());
 }
 
 #[test]

@@ -137,6 +137,46 @@ fn a_bias_reweights_the_boltzmann_draw_and_the_slip_candidates() {
     assert!(last > slips / 4 && last < slips * 3 / 4, "{last} of {slips}");
 }
 
+#[test]
+fn a_regret_cap_keeps_the_boltzmann_draw_off_worse_moves_but_not_the_slips() {
+    let pos = Chess::default();
+    // Regrets 0, 10, 20, 30, 120, 330; a bonus that would make the Boltzmann draw take the move
+    // 120 cp worse almost always, and the gate [100, 400] for slips.
+    let r = root(&pos, &[30, 20, 10, 0, -90, -300]);
+    let open =
+        ChoiceSettings { lambda: Some(1.0), slip_p: 0.3, slip_min_cp: 100, slip_max_cp: 400, ..ChoiceSettings::best() };
+    let capped = ChoiceSettings { boltzmann_max_cp: Some(100), ..open.clone() };
+    let mut b = vec![0.0; r.len()];
+    b[4] = 30.0;
+    let (mut slips, mut worse_slips) = (0, 0);
+    for seed in 0..500 {
+        let o = choose_biased(&r, &open, Some(&b), &mut rng(seed));
+        let c = choose_biased(&r, &capped, Some(&b), &mut rng(seed));
+        // The same draws are taken in the same order: a slip under one is a slip under the other,
+        // and lands on the same move.
+        assert_eq!(o.kind, c.kind);
+        match c.kind {
+            ChoiceKind::Slip => {
+                assert_eq!(c, o);
+                slips += 1;
+                worse_slips += usize::from(c.regret_cp > 100);
+            }
+            _ => {
+                assert_eq!((o.mv, o.regret_cp), (r[4].mv, 120));
+                assert!(c.regret_cp <= 100, "seed {seed}: regret {} past the cap", c.regret_cp);
+                assert_eq!(c.candidates, 4);
+            }
+        }
+    }
+    assert!(slips > 100 && worse_slips == slips, "{worse_slips} of {slips} slips past the cap");
+    // A cap below every other move's regret leaves the best move alone.
+    let tight = ChoiceSettings { boltzmann_max_cp: Some(5), slip_p: 0.0, ..open };
+    for seed in 0..50 {
+        let c = choose_biased(&r, &tight, Some(&b), &mut rng(seed));
+        assert_eq!((c.mv, c.kind, c.candidates), (r[0].mv, ChoiceKind::Boltzmann, 1));
+    }
+}
+
 const HEAD: &str =
     "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\nsearch_generation = 6\n";
 

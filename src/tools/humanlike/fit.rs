@@ -192,6 +192,7 @@ fn candidates(data: &BandData) -> Vec<Candidate> {
                         slip_p: p,
                         slip_min_cp: lo,
                         slip_max_cp: hi,
+                        boltzmann_max_cp: None,
                     };
                     out.push(evaluate(data, budget, &choice));
                 }

@@ -100,7 +100,7 @@ pub(super) fn aimed(mut e: Expected, target: Option<f64>) -> Expected {
 }
 
 /// What one of the point's searches makes of a position: each root move's score against the best
-/// (pawns; None: mated), the slip gate, and λ when the position is decided (the model left out).
+/// (pawns; None: not a Boltzmann candidate, i.e. mated or past the choice's regret cap), the slip gate, and λ when the position is decided (the model left out).
 #[derive(Clone)]
 struct Branch {
     delta: Vec<Option<f64>>,
@@ -334,7 +334,7 @@ fn branch(
     Some(Branch {
         delta: by_move
             .iter()
-            .map(|r| (!crate::score::is_mated(r.score)).then(|| f64::from(r.score - best) / 100.0))
+            .map(|r| policy::boltzmann_candidate(best, r.score, choice).then(|| f64::from(r.score - best) / 100.0))
             .collect(),
         gate,
         decided: bare_king_lambda.or_else(|| crate::policy::human::decided(best).then_some(decided_lambda)),
@@ -1121,6 +1121,48 @@ mod tests {
         // A decision without a deeper look ignores the probability.
         let plain = decisions();
         assert_eq!(probabilities(&plain[0], &at(0.0)), probabilities(&plain[0], &at(1.0)));
+    }
+
+    #[test]
+    fn a_regret_cap_leaves_worse_moves_to_the_slips_as_the_policy_does() {
+        use crate::search::RootMove;
+        let moves: Vec<Move> =
+            shakmaty::Position::legal_moves(&shakmaty::Chess::default()).into_iter().take(4).collect();
+        // Regrets 0, 50, 150, 400 cp; the gate [100, 400] holds the last two.
+        let root: Vec<RootMove> = [20, -30, -130, -380]
+            .iter()
+            .zip(&moves)
+            .map(|(&score, &mv)| RootMove { mv, score, pv: vec![mv], depth: 5 })
+            .collect();
+        let open = policy::ChoiceSettings {
+            lambda: Some(1.0),
+            slip_p: 0.1,
+            slip_min_cp: 100,
+            slip_max_cp: 400,
+            ..policy::ChoiceSettings::best()
+        };
+        let capped = policy::ChoiceSettings { boltzmann_max_cp: Some(100), ..open.clone() };
+        let b_open = branch(&root, &moves, &open, 2.0, None).expect("a branch");
+        let b_cap = branch(&root, &moves, &capped, 2.0, None).expect("a branch");
+        assert_eq!(b_open.delta, vec![Some(0.0), Some(-0.5), Some(-1.5), Some(-4.0)]);
+        assert_eq!(b_cap.delta, vec![Some(0.0), Some(-0.5), None, None]);
+        assert_eq!(b_open.gate, b_cap.gate);
+        // A model that rates the 150 cp move likely: uncapped the choice follows it, capped only a
+        // slip plays it (its share of the slip, by the model's weights over the gate).
+        let logp = vec![(0.1f64).ln(), (0.1f64).ln(), (0.7f64).ln(), (0.1f64).ln()];
+        let s = Setting3 { lambda: 1.0, beta: 5.0, slip_p: 0.1, deep_p: 0.0 };
+        let (p_open, p_cap) = (branch_probabilities(&b_open, &logp, &s), branch_probabilities(&b_cap, &logp, &s));
+        assert!(p_open[2] > 0.5, "{p_open:?}");
+        let gate_share = 0.7f64.powf(5.0) / (0.7f64.powf(5.0) + 0.1f64.powf(5.0));
+        assert!((p_cap[2] - 0.1 * gate_share).abs() < 1e-12, "{p_cap:?}");
+        assert!((p_cap.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // The same draw in the policy never takes the capped move outside a slip.
+        let bias: Vec<f64> = logp.iter().map(|x| 5.0 * x).collect();
+        for seed in 0..300 {
+            let mut rng = crate::seed::decision_rng(seed, 1, shakmaty::Color::White, 7, crate::seed::tags::CHOICE);
+            let c = policy::choose_biased(&root, &capped, Some(&bias), &mut rng);
+            assert!(c.kind == policy::ChoiceKind::Slip || c.regret_cp <= 100, "seed {seed}: {c:?}");
+        }
     }
 
     #[test]
