@@ -2,53 +2,105 @@
 # Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """UCI_Elo against FIDE-rated players by move quality (issue 23, item 2).
 
-Reads `sparring humanlike check` run with every ladder point on every FIDE band's positions
-(CHECK.csv: band, elo, n, mean_loss, human_mean_loss, ...) and the oracle file of those positions.
-Per band: the players' mean loss with a 95 % interval (1000 resamples of whole games), and the
-UCI_Elo whose mean loss on the same positions equals it (the points' losses made non-increasing in
-Elo, then interpolated linearly; the interval maps the humans' interval the same way). Then per
-ladder point: the FIDE rating of the players who err like it (interpolated between the bands'
-mean ratings).
+Inputs, all from bench/fide/run.sh:
+- DECISIONS.csv: `sparring humanlike model check --decisions-out` with every ladder point on every
+  FIDE band's positions (each point's exact expected loss per position, the player's own loss);
+- CONTROLS.csv: `sparring clock controls` (each game's blitz/rapid category);
+- CURVES_DIR: `sparring humanlike curve` of the players, `fide-curve.csv` (all games) and
+  `fide-curve-blitz.csv` / `fide-curve-rapid.csv` (each category's games only).
 
-Usage: bench/fide/conversion.py CHECK.csv ORACLE.jsonl
+The conversion is read off the players' smooth curve, as the ladder's own targets are: a point errs
+like FIDE-rated players of rating X where its mean loss on the positions of players rated about X
+(linear between the bands' mean ratings) equals the curve at X. The interval is where the point's
+loss meets the curve widened by two errors in quadrature: the curve's own 95 % half-width (game
+bootstrap of the players) and the point's sampling error on those positions, taken as the
+half-width of the players' raw band mean there (on the safe side: the point's expectation has no
+draw in it, only the positions' sampling).
+
+Per band it also prints the players' raw mean and the UCI_Elo whose loss on the same positions
+equals it (the points' losses made non-increasing in Elo, interpolated linearly).
+
+Writes CURVES_DIR/conversion.csv: population, uci_elo, fide_equivalent, lower95, upper95 ("<1000"
+or ">2800" where the point errs more than the curve's weakest or less than its strongest players).
+
+Usage: bench/fide/conversion.py DECISIONS.csv CONTROLS.csv CURVES_DIR
 """
 import csv
-import json
+import math
 import os
-import random
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "humanlike"))
-from oracle_table import eligible, loss  # noqa: E402
+decisions_csv, controls_csv, curves_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 
-check_csv, oracle = sys.argv[1], sys.argv[2]
+category = {}
+for r in csv.DictReader(open(controls_csv)):
+    category[int(r["game"])] = r["category"]
 
-ratings = {}
-for line in open(oracle):
-    p = json.loads(line)
-    ratings[(p["fen"], p["band"])] = p["rating"]
-by_band = defaultdict(lambda: defaultdict(list))  # band -> game -> [loss]
-band_ratings = defaultdict(list)
-for fen, band, game, human, table in eligible(oracle):
-    by_band[band][game].append(loss(table, human))
-    band_ratings[band].append(ratings[(fen, band)])
-
-rows = defaultdict(dict)  # band -> elo -> mean loss
-for r in csv.DictReader(open(check_csv)):
-    rows[int(r["band"])][int(r["elo"])] = float(r["mean_loss"])
+# population -> band -> elo -> [expected loss]; population -> band -> elo -> [player's loss]
+ours = {p: defaultdict(lambda: defaultdict(list)) for p in ("all", "blitz", "rapid")}
+theirs = {p: defaultdict(lambda: defaultdict(list)) for p in ("all", "blitz", "rapid")}
+for r in csv.DictReader(open(decisions_csv)):
+    band, elo = int(r["band"]), int(r["elo"])
+    for pop in ("all", category.get(int(r["game"]), "")):
+        if pop in ours:
+            ours[pop][band][elo].append(float(r["expected_loss"]))
+            theirs[pop][band][elo].append(float(r["human_loss"]))
 
 
-def mean_of(games):
-    xs = [x for g in games for x in g]
+def mean(xs):
     return sum(xs) / len(xs)
 
 
-def equivalent(points, target):
-    """UCI_Elo at which the (non-increasing) loss curve of the points reaches `target`."""
+def interp(pts, x):
+    """Linear through (x, y) points sorted by x, flat beyond the ends."""
+    if x <= pts[0][0]:
+        return pts[0][1]
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+        if x0 <= x <= x1:
+            return y0 + (x - x0) / (x1 - x0) * (y1 - y0)
+    return pts[-1][1]
+
+
+def read_curve(path):
+    """The curve on its grid: (rating, mean, mean less its combined error, mean plus it), and the
+    bands' mean ratings and raw figures."""
+    grid, bands = [], {}
+    rows = list(csv.DictReader(open(path)))
+    for r in rows:
+        if r["kind"] == "band":
+            bands[int(r["band_or_elo"])] = (float(r["rating"]), float(r["raw_mean"]), float(r["raw_lo"]),
+                                            float(r["raw_hi"]), int(r["positions"]))
+    raw_hw = sorted((b[0], (b[3] - b[2]) / 2) for b in bands.values())
+    for r in rows:
+        if r["kind"] == "point":
+            x, m = float(r["band_or_elo"]), float(r["curve_mean"])
+            lo, hi = float(r["curve_lo"]), float(r["curve_hi"])
+            grid.append((x, m, m - math.hypot(m - lo, interp(raw_hw, x)), m + math.hypot(hi - m, interp(raw_hw, x))))
+    grid.sort()
+    return grid, bands
+
+
+def crossing(grid, loss_at, col):
+    """The lowest rating where the curve's column col (1 mean, 2 lower, 3 upper) falls to the
+    point's loss there; None when it is already below at the grid's start, inf when never."""
+    prev = None
+    for g in grid:
+        d = g[col] - loss_at(g[0])
+        if d <= 0:
+            if prev is None:
+                return None
+            x0, d0 = prev
+            return x0 + d0 / (d0 - d) * (g[0] - x0)
+        prev = (g[0], d)
+    return float("inf")
+
+
+def equivalent_by_band(points, target):
+    """UCI_Elo at which the points' (made non-increasing) loss reaches `target`; flag when outside."""
     elos = sorted(points)
     ys = [points[e] for e in elos]
-    for i in range(1, len(ys)):  # pool adjacent violators, crudely: a running minimum
+    for i in range(1, len(ys)):
         ys[i] = min(ys[i], ys[i - 1])
     if target >= ys[0]:
         return float(elos[0]), target > ys[0]
@@ -58,48 +110,51 @@ def equivalent(points, target):
         if ys[i] <= target <= ys[i - 1]:
             if ys[i - 1] == ys[i]:
                 return float(elos[i]), False
-            t = (ys[i - 1] - target) / (ys[i - 1] - ys[i])
-            return elos[i - 1] + t * (elos[i] - elos[i - 1]), False
+            return elos[i - 1] + (ys[i - 1] - target) / (ys[i - 1] - ys[i]) * (elos[i] - elos[i - 1]), False
     return float(elos[-1]), True
 
 
-rng = random.Random(1)
-table = []
-print("band       players' FIDE  n    their loss [95 %]        UCI_Elo that errs alike [95 %]")
-for band in sorted(by_band):
-    games = list(by_band[band].values())
-    m = mean_of(games)
-    boots = sorted(mean_of([rng.choice(games) for _ in games]) for _ in range(1000))
-    lo, hi = boots[25], boots[974]
-    pts = rows.get(band)
-    if not pts:
+out_rows = []
+for pop, name in (("all", "fide-curve.csv"), ("blitz", "fide-curve-blitz.csv"), ("rapid", "fide-curve-rapid.csv")):
+    path = os.path.join(curves_dir, name)
+    if not os.path.exists(path) or not ours[pop]:
+        print(f"{pop}: no curve ({path}) or no decisions; skipped\n")
         continue
-    eq, out = equivalent(pts, m)
-    eq_hi, _ = equivalent(pts, lo)  # less loss = stronger
-    eq_lo, _ = equivalent(pts, hi)
-    fide = sum(band_ratings[band]) / len(band_ratings[band])
-    n = sum(len(g) for g in games)
-    flag = " (outside the ladder's range)" if out else ""
-    print(f"{band}-{band + 199}  {fide:7.0f}  {n:4}  {m:5.1f} [{lo:5.1f}, {hi:5.1f}]   "
-          f"{eq:6.0f} [{eq_lo:5.0f}, {eq_hi:5.0f}]{flag}")
-    table.append((eq, fide, out))
+    grid, bands = read_curve(path)
+    lo_x, hi_x = grid[0][0], grid[-1][0]
 
-print()
-print("UCI_Elo  errs like FIDE-rated players of about (online blitz/rapid)")
-inside = [(e, f) for e, f, out in table if not out]
-inside.sort()
-points = sorted({e for pts in rows.values() for e in pts})
-by_rating = [e for e, f in sorted(inside, key=lambda x: x[1])]
-if any(b < a for a, b in zip(by_rating, by_rating[1:])):
-    print("no conversion: the bands' equivalents do not rise with the players' rating at this sample")
-    print("size (their intervals overlap); more positions per band are needed (bench/fide/run.sh PER_BAND)")
-    sys.exit(0)
-for p in points:
-    if len(inside) < 2 or p < inside[0][0] or p > inside[-1][0]:
-        print(f"{p:7}  (beyond the bands that bracket it)")
-        continue
-    for (e0, f0), (e1, f1) in zip(inside, inside[1:]):
-        if e0 <= p <= e1:
-            x = f0 if e1 == e0 else f0 + (p - e0) / (e1 - e0) * (f1 - f0)
-            print(f"{p:7}  {x:6.0f}")
-            break
+    def fmt(x):
+        if x is None:
+            return f"<{lo_x:.0f}"
+        if x == float("inf"):
+            return f">{hi_x:.0f}"
+        return f"{x:.0f}"
+
+    label = {"all": "online blitz and rapid", "blitz": "online blitz (3+2)", "rapid": "online rapid (10+3 to 25+10)"}[pop]
+    print(f"== FIDE-rated players, {label}")
+    print("band       FIDE   positions  players' loss [95 %]   curve   UCI_Elo erring alike")
+    for band in sorted(ours[pop]):
+        pts = {e: mean(v) for e, v in ours[pop][band].items()}
+        h = mean(next(iter(theirs[pop][band].values())))
+        eq, out = equivalent_by_band(pts, h)
+        if band in bands:
+            rating, raw, rlo, rhi, n = bands[band]
+            c = interp([(g[0], g[1]) for g in grid], rating)
+            print(f"{band}-{band + 199}  {rating:5.0f}  {n:9}  {raw:5.1f} [{rlo:5.1f}, {rhi:5.1f}]  {c:6.1f}   "
+                  f"{eq:5.0f}{' (beyond the ladder)' if out else ''}")
+    print(f"\nUCI_Elo  errs like FIDE-rated players ({label}) of about [95 %]")
+    for elo in sorted({e for b in ours[pop].values() for e in b}):
+        per_band = sorted((bands[b][0], mean(v[elo])) for b, v in ours[pop].items() if b in bands and elo in v)
+
+        def loss_at(x, per_band=per_band):
+            return interp(per_band, x)
+
+        eq, lo, hi = (crossing(grid, loss_at, c) for c in (1, 2, 3))
+        print(f"{elo:7}  {fmt(eq):>6} [{fmt(lo)}, {fmt(hi)}]")
+        out_rows.append((pop, elo, fmt(eq), fmt(lo), fmt(hi)))
+    print()
+
+with open(os.path.join(curves_dir, "conversion.csv"), "w") as f:
+    f.write("population,uci_elo,fide_equivalent,lower95,upper95\n")
+    for r in out_rows:
+        f.write(",".join(str(v) for v in r) + "\n")

@@ -327,3 +327,36 @@ fn extract_fit_and_check_run_on_the_fide_clocks() {
     assert!(tables.contains("all,blitz") || tables.contains("all,rapid"), "{tables}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn controls_names_each_games_time_control_and_category() {
+    let dir = std::env::temp_dir().join(format!("sparring-clock-controls-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let game = |event: &str, tc: Option<&str>| {
+        let tag = tc.map(|t| format!("[TimeControl \"{t}\"]\n")).unwrap_or_default();
+        format!("[Event \"{event}\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n{tag}\n1. e4 e5 2. Nf3 *\n\n")
+    };
+    let text = [game("Blitz, Open", Some("180+2")), game("Rapid", Some("900+10")), game("Casual", None)].concat();
+    std::fs::write(&pgn, text).unwrap();
+    let csv = dir.join("controls.csv");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["clock", "controls", "--pgn", pgn.to_str().unwrap(), "--out", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 games, 2 with a time control"));
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "game,event,base_s,inc_s,category\n0,\"Blitz, Open\",180,2,blitz\n1,Rapid,900,10,rapid\n2,Casual,,,\n"
+    );
+    // An unreadable file is refused with its name.
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["clock", "controls", "--pgn", dir.join("missing.pgn").to_str().unwrap(), "--out", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("missing.pgn"), "{}", String::from_utf8_lossy(&bad.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

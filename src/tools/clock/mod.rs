@@ -8,6 +8,8 @@
 //! - `check`: the model against people on the odd-numbered games: fraction of the clock per move
 //!   (mean, KS) and time against difficulty, per 200-point band and blitz/rapid.
 //! - `curves`: per-game time-use curves of a `sparring match` PGN (each move's time is recorded).
+//! - `controls`: each game's time control and FIDE category (blitz/rapid) as CSV, for benches that
+//!   split a population by clock (`bench/fide/`).
 
 pub mod check;
 pub mod curves;
@@ -22,7 +24,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "sparring clock", about = "Human time use from real clocks: extract, fit, check, curves.")]
+#[command(name = "sparring clock", about = "Human time use from real clocks: extract, fit, check, curves, controls.")]
 pub struct Args {
     #[command(subcommand)]
     cmd: Cmd,
@@ -87,6 +89,15 @@ enum Cmd {
         /// Folder for curves.csv and curves.md.
         #[arg(long)]
         out_dir: PathBuf,
+    },
+    /// Each game's time control (its TimeControl tag, else its event's, from the clocks) and FIDE
+    /// category, as CSV: game (0-based index in file order), event, base_s, inc_s, category (empty
+    /// where neither tells).
+    Controls {
+        #[arg(long)]
+        pgn: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -158,6 +169,13 @@ fn run(cmd: Cmd) -> Result<(), String> {
             write(&out_dir.join("curves.csv"), &csv)?;
             write(&out_dir.join("curves.md"), &md)?;
             print!("{md}");
+        }
+        Cmd::Controls { pgn, out } => {
+            let all = crate::tools::games::read_games(&pgn)?;
+            let csv = time_control::controls_csv(&all);
+            write(&out, &csv)?;
+            let known = csv.lines().skip(1).filter(|l| !l.ends_with(',')).count();
+            println!("{} games, {known} with a time control: {}", all.len(), out.display());
         }
     }
     Ok(())

@@ -67,6 +67,24 @@ pub fn time_controls(games: &[GameRecord]) -> Vec<Option<(f64, f64)>> {
         .collect()
 }
 
+/// One CSV line per game (`game,event,base_s,inc_s,category`, empty fields where no time control
+/// is known), in file order after a header; the event is quoted when it holds a comma or a quote.
+pub fn controls_csv(games: &[GameRecord]) -> String {
+    let mut out = String::from("game,event,base_s,inc_s,category\n");
+    for (i, (g, tc)) in games.iter().zip(time_controls(games)).enumerate() {
+        let event = if g.event.contains([',', '"']) {
+            format!("\"{}\"", g.event.replace('"', "\"\""))
+        } else {
+            g.event.clone()
+        };
+        match tc {
+            Some((b, inc)) => out.push_str(&format!("{i},{event},{b},{inc},{}\n", category(b, inc))),
+            None => out.push_str(&format!("{i},{event},,,\n")),
+        }
+    }
+    out
+}
+
 /// `blitz` or `rapid` by FIDE's rule on the time for 60 moves (base + 60 × inc): under 10 minutes
 /// is blitz.
 pub fn category(base_s: f64, inc_s: f64) -> &'static str {
