@@ -15,7 +15,7 @@
 # 4. Every ladder point's exact expected loss on every band's positions (`sparring humanlike model
 #    check`, all three parts of the file) and the conversion read off each curve
 #    (bench/fide/conversion.py): bench/results/fide/.
-# About 15 minutes on 2 quiet cores at 1000 per band (the oracle ~10, the model check ~5).
+# About an hour on 2 cores at 1000 per band (the oracle 10 min, the model check 50 beside other runs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PER_BAND=${1:-1000}
