@@ -172,6 +172,9 @@ fn run(cmd: Cmd) -> Result<(), String> {
         }
         Cmd::Controls { pgn, out } => {
             let all = crate::tools::games::read_games(&pgn)?;
+            if let Some(note) = crate::tools::games::unread_note(&pgn, &all) {
+                eprintln!("{note}");
+            }
             let csv = time_control::controls_csv(&all);
             write(&out, &csv)?;
             let known = csv.lines().skip(1).filter(|l| !l.ends_with(',')).count();
