@@ -50,7 +50,7 @@ fn games(n: usize, seed: u64) -> Vec<GameRecord> {
 }
 
 fn cfg(jobs: usize) -> TrainConfig {
-    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs, hidden: 0, mirror: false, extra: None }
+    TrainConfig { passes: 3, rate: 0.1, l2: 1e-5, seed: 7, jobs, hidden: 0, mirror: false, extra: None, fit_share: 100 }
 }
 
 /// With a small hidden layer (the network of model files from version 5).
@@ -379,5 +379,22 @@ fn knot_logits_are_the_logits_at_each_knot() {
             assert_eq!(at[k], model.logits_of(&board, feats.iter().map(Vec::as_slice), r), "knot {r}");
         }
         pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+    }
+}
+
+#[test]
+fn a_fit_share_keeps_fit_games_only_spread_over_the_file_and_nested() {
+    use sparring::tools::humanlike::model::{Part, in_fit_share, part_of};
+    let kept = |share: u32| (0..20_000).filter(|&i| in_fit_share(i, share)).collect::<Vec<usize>>();
+    let all = kept(100);
+    assert_eq!(all.len(), (0..20_000).filter(|&i| part_of(i) == Part::Fit).count());
+    let quarter = kept(25);
+    let half = kept(50);
+    // A quarter of the fit games, never a validation or test game, and inside the half.
+    assert_eq!(quarter.len() * 4, all.len());
+    assert!(quarter.iter().all(|&i| part_of(i) == Part::Fit && half.contains(&i)));
+    // Spread over the file: some kept game in every tenth of it.
+    for tenth in 0..10 {
+        assert!(quarter.iter().any(|&i| i / 2000 == tenth), "no kept game in tenth {tenth}");
     }
 }

@@ -318,6 +318,10 @@ enum ModelCmd {
         /// The model that fits the extra population's rating map (default: the newest built-in).
         #[arg(long, requires = "extra_pgn")]
         map_model: Option<PathBuf>,
+        /// Percent (1-100) of the fit part's games to learn from, spread over the file (a
+        /// smaller share's games are a subset of a larger one's): for learning curves.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+        fit_share: u32,
     },
     /// Fit each ladder point's lambda, beta and slip rate with the model (bench positions, fit part).
     Fit {
@@ -377,6 +381,10 @@ enum ModelCmd {
         /// Every decision as CSV (oracle, band, elo, game, ply, expected_loss, human_loss, p_human).
         #[arg(long)]
         decisions_out: Option<PathBuf>,
+        /// Every decision's per-move view as JSON lines: both searches' scores against the best,
+        /// slip gates, ln P_human, the oracle's losses, the human's move (for analysis elsewhere).
+        #[arg(long)]
+        moves_out: Option<PathBuf>,
         /// What the mean loss is held against: the humans' curve at the point's Elo (each oracle's
         /// own, fitted on the same part) or the band's people on the same positions.
         #[arg(long, value_enum, default_value = "curve")]
@@ -607,7 +615,21 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
         }
         Cmd::Model {
             cmd:
-                ModelCmd::Train { pgn, out, version, passes, rate, l2, seed, jobs, hidden, mirror, extra_pgn, map_model },
+                ModelCmd::Train {
+                    pgn,
+                    out,
+                    version,
+                    passes,
+                    rate,
+                    l2,
+                    seed,
+                    jobs,
+                    hidden,
+                    mirror,
+                    extra_pgn,
+                    map_model,
+                    fit_share,
+                },
         } => {
             if passes == 0 || !(rate > 0.0 && rate.is_finite()) || !(l2 >= 0.0 && l2.is_finite()) {
                 return Err("--passes must be >= 1, --rate > 0 and --l2 >= 0".into());
@@ -625,7 +647,8 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                     Some(model::Extra { pgn, map_model })
                 }
             };
-            let cfg = model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1), hidden, mirror, extra };
+            let cfg =
+                model::TrainConfig { passes, rate, l2, seed, jobs: jobs.max(1), hidden, mirror, extra, fit_share };
             model::run_train(&pgn, &out, version, &cfg)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -675,7 +698,9 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
             println!("{}", std::fs::read_to_string(&out).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Model { cmd: ModelCmd::Check { oracles, target, part, jobs, out, decisions_out, mean_target } } => {
+        Cmd::Model {
+            cmd: ModelCmd::Check { oracles, target, part, jobs, out, decisions_out, moves_out, mean_target },
+        } => {
             let oracles = oracles.iter().map(|o| model_check::parse_oracle(o)).collect::<Result<Vec<_>, _>>()?;
             model_check::run(&model_check::CheckArgs {
                 ladder: &target.ladder,
@@ -686,6 +711,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
                 jobs: jobs.max(1),
                 out: &out,
                 decisions_out: decisions_out.as_deref(),
+                moves_out: moves_out.as_deref(),
                 mean_target,
             })?;
             Ok(ExitCode::SUCCESS)

@@ -76,6 +76,16 @@ pub struct TrainConfig {
     /// A second population's games for the fit part (see the module text), and the model that
     /// maps their ratings onto the main file's scale.
     pub extra: Option<Extra>,
+    /// Percent of the fit part's games to learn from (100: all), for learning curves: a fit game
+    /// is kept when `(index / 10) % 100 < fit_share`, so every share is spread over the whole
+    /// file and a smaller share's games are a subset of a larger one's. Validation is never cut.
+    pub fit_share: u32,
+}
+
+/// Whether the fit game with this index is among the first `share` percent (see
+/// [`TrainConfig::fit_share`]).
+pub fn in_fit_share(game: usize, share: u32) -> bool {
+    part_of(game) == Part::Fit && ((game / 10) % 100) < share as usize
 }
 
 /// Games of another population (another server, another rating list) that join the fit part.
@@ -88,7 +98,17 @@ pub struct Extra {
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { passes: 4, rate: 0.05, l2: 1e-6, seed: 1, jobs: 2, hidden: 0, mirror: false, extra: None }
+        TrainConfig {
+            passes: 4,
+            rate: 0.05,
+            l2: 1e-6,
+            seed: 1,
+            jobs: 2,
+            hidden: 0,
+            mirror: false,
+            extra: None,
+            fit_share: 100,
+        }
     }
 }
 
@@ -692,7 +712,7 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
         std::fs::File::open(&e.pgn).map_err(|err| format!("{}: {err}", e.pgn.display()))?;
     }
     let games = crate::tools::games::read_games(pgn)?;
-    let mut fit = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
+    let mut fit = dataset_with(&games, |i| in_fit_share(i, cfg.fit_share), cfg.jobs, cfg.mirror);
     let val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
     eprintln!(
         "model train: {} games, {} fit and {} validation positions, features in {:.0} s",
@@ -745,7 +765,7 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
 fn add_population(fit: &mut Dataset, e: &Extra, cfg: &TrainConfig) -> Result<(RatingMap, usize, Dataset), String> {
     let t0 = std::time::Instant::now();
     let games = crate::tools::games::read_games(&e.pgn)?;
-    let mut extra = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
+    let mut extra = dataset_with(&games, |i| in_fit_share(i, cfg.fit_share), cfg.jobs, cfg.mirror);
     let mut val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
     let map = fit_rating_map(&e.map_model, &extra, cfg.jobs);
     if map.points.is_empty() {

@@ -33,6 +33,8 @@ pub struct CheckArgs<'a> {
     pub jobs: usize,
     pub out: &'a Path,
     pub decisions_out: Option<&'a Path>,
+    /// Every decision's per-move view as JSON lines (oracle, band, elo and the decision).
+    pub moves_out: Option<&'a Path>,
     /// With [`Target::Curve`] each row also holds the mean loss against the humans' curve at the
     /// point's Elo, fitted on the same part of the same oracle's cache.
     pub mean_target: Target,
@@ -79,6 +81,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     }
     let mut csv = format!("{HEADER}\n");
     let mut rows = String::from("oracle,band,elo,game,ply,expected_loss,human_loss,p_human\n");
+    let mut moves = String::new();
     println!(
         "{:<10} {:>4} {:>5} {:>5} {:>9} {:>9} {:>8} {:>6} {:>7} {:>7} {:>8}",
         "oracle", "band", "elo", "n", "loss", "people", "error", "KS", "match", "curve", "vs curve"
@@ -124,6 +127,15 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
                 "{name:<10} {band:>4} {elo:>5} {:>5} {:>9.1} {:>9.1} {:>+7.1}% {:>6.3} {:>7.3} {c_text}",
                 e.n, e.mean, e.human_mean, err, e.ks, e.match_rate
             );
+            if args.moves_out.is_some() {
+                for d in ds {
+                    let mut v = d.to_json();
+                    v["oracle"] = serde_json::json!(name);
+                    v["band"] = serde_json::json!(band);
+                    v["elo"] = serde_json::json!(elo);
+                    let _ = writeln!(moves, "{v}");
+                }
+            }
             for d in ds {
                 let probs = probabilities(d, &now);
                 let loss: f64 = probs.iter().zip(&d.loss).map(|(q, l)| q * f64::from(*l)).sum();
@@ -138,6 +150,9 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     std::fs::write(args.out, csv).map_err(|e| format!("{}: {e}", args.out.display()))?;
     if let Some(path) = args.decisions_out {
         std::fs::write(path, rows).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = args.moves_out {
+        std::fs::write(path, moves).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }

@@ -386,6 +386,35 @@ pub(super) fn judge(s: &Searched, p: &OraclePosition) -> Option<Decision> {
     })
 }
 
+impl Branch {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "delta": self.delta,
+            "gate": self.gate,
+            "decided": self.decided,
+        })
+    }
+}
+
+impl Decision {
+    /// Everything the exact expectations use, per root move (for analysis outside the fit):
+    /// both searches' views, the model's ln P_human, the oracle's loss and blunder flags.
+    pub(super) fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "game": self.key.0,
+            "ply": self.key.1,
+            "shallow": self.shallow.to_json(),
+            "deep": self.deep.as_ref().map(Branch::to_json),
+            "logp": self.logp,
+            "loss": self.loss,
+            "blunder": self.blunder,
+            "human": self.human,
+            "human_loss": self.human_loss,
+            "human_blunder": self.human_blunder,
+        })
+    }
+}
+
 fn branch_probabilities(b: &Branch, logp: &[f64], s: &Setting3) -> Vec<f64> {
     // As the player does: in a decided position the model is left out.
     let s = &match b.decided {
