@@ -366,7 +366,7 @@ impl Player {
     /// The choice settings and the logit bonus of each root move in the Boltzmann choice (None =
     /// plain Boltzmann): the human move prior's `Σ wᵢ·fᵢ` (with a glance) plus the human move
     /// model's `beta · ln P_human(move | position, rating)`, the softmax taken over the root moves
-    /// (with an avatar, `ln P_human` tilted by its style, [`human::style_tilt`]). In a decided position ([`human::decided`]) a level with the model leaves it out and
+    /// (with an avatar, `ln P_human` tilted by its style, [`human::style_tilt`], and by its leans). In a decided position ([`human::decided`]) a level with the model leaves it out and
     /// chooses with its `decided_lambda` instead: the model and its β were fitted on balanced
     /// positions only. Against a bare king a ladder may ask for a choice by value
     /// with its own λ and no slips ([`human::against_bare_king`]).
@@ -401,11 +401,21 @@ impl Player {
             let logp = h.model.game_log_probs(game, &moves, h.rating);
             // An avatar tilts the model towards the moves its evaluation likes more than the
             // plain one ([`human::style_tilt`]).
-            let tilt = (!self.avatar.is_neutral())
+            let tilt = self
+                .avatar
+                .reweights()
                 .then(|| human::style_tilt(pos, &moves, &self.eval_config(pos.turn()), &l.eval));
+            // A fitted avatar's leans move the model's term of each kind of move.
+            let lean: Option<Vec<f64>> = self.avatar.leans().then(|| {
+                let prev = game.last_move();
+                moves.iter().map(|&m| self.avatar.lean_of(&crate::policy::style::classify(pos, prev, m))).collect()
+            });
             logp.iter()
                 .enumerate()
-                .map(|(i, x)| h.beta * (x + tilt.as_ref().map_or(0.0, |t| h.avatar_tilt * t[i])))
+                .map(|(i, x)| {
+                    let styled = tilt.as_ref().map_or(0.0, |t| h.avatar_tilt * t[i]);
+                    h.beta * (x + styled + lean.as_ref().map_or(0.0, |l| l[i]))
+                })
                 .collect::<Vec<f64>>()
         });
         let bias = match (prior, human) {

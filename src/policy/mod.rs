@@ -11,6 +11,7 @@
 
 pub mod human;
 pub mod prior;
+pub mod style;
 
 use crate::score::{MATE_BOUND, is_mated};
 use crate::search::RootMove;

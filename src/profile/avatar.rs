@@ -18,6 +18,16 @@
 //! own.KingSafety(mg) = 90    # and its own king's a little less
 //! ```
 //!
+//! A fitted avatar may also lean towards kinds of moves (the style fingerprint's rates,
+//! [`crate::policy::style::Rate`]): `lean.KIND = N` adds N/100 to `ln P_human` of every legal move of
+//! that kind where a ladder point chooses with the human move model, before its β sharpens it
+//! (integers −300..300, 0 = none; a point without the model ignores leans):
+//!
+//! ```text
+//! lean.check = 40        # checks count e^0.4 ≈ 1.5 times as likely as the model says
+//! lean.castles = -25
+//! ```
+//!
 //! Each group's value for a side is from that side's view (its KingSafety is its own king's
 //! shelter and danger, its Threats its threats against enemy pieces), so `opp.KingSafety` up is
 //! attack and `own.KingSafety` up is defence. A file with any bad line (unknown
@@ -25,12 +35,15 @@
 //! `Key(phase)=N`) or that cannot be read is rejected whole; the error names the file and the line.
 
 use crate::eval::{EvalConfig, SidedWeights, Term};
+use crate::policy::style::Rate;
 use shakmaty::Color;
 use std::fmt;
 use std::path::Path;
 
 /// Largest weight an avatar may give, in percent.
 pub const MAX_PERCENT: i64 = 200;
+/// Largest |lean| of a move kind, in hundredths of `ln P_human`.
+pub const MAX_LEAN: i64 = 300;
 
 /// What is wrong with an avatar file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +62,10 @@ pub enum AvatarProblem {
         first_line: usize,
     },
     Malformed(String),
+    /// `lean.KIND` with a kind that is not a fingerprint rate.
+    UnknownLean(String),
+    /// A lean that is not an integer within ±[`MAX_LEAN`].
+    LeanOutOfRange(String),
 }
 
 impl fmt::Display for AvatarProblem {
@@ -70,8 +87,15 @@ impl fmt::Display for AvatarProblem {
                 write!(f, "duplicate key {key} (first set on line {first_line})")
             }
             AvatarProblem::Malformed(line) => {
-                write!(f, "malformed line '{line}' (expected Key(mg)=N or Key(eg)=N, Key optionally own. or opp.)")
+                write!(
+                    f,
+                    "malformed line '{line}' (expected Key(mg)=N or Key(eg)=N, Key optionally own. or opp., or lean.KIND=N)"
+                )
             }
+            AvatarProblem::UnknownLean(k) => {
+                write!(f, "unknown move kind '{k}' (expected one of {})", Rate::ALL.map(|r| r.key()).join(", "))
+            }
+            AvatarProblem::LeanOutOfRange(v) => write!(f, "lean {v} out of range (-{MAX_LEAN}..{MAX_LEAN})"),
         }
     }
 }
@@ -109,6 +133,9 @@ pub struct Avatar {
     /// or `own.`).
     pub opp_mg: [u16; Term::COUNT],
     pub opp_eg: [u16; Term::COUNT],
+    /// Lean towards each kind of move ([`Rate::ALL`] order), hundredths of `ln P_human` (see the
+    /// module text); all 0 unless the file says `lean.KIND`.
+    pub lean: [i16; Rate::COUNT],
 }
 
 /// Which side's group an entry weighs.
@@ -165,6 +192,26 @@ fn parse_entry(line: &str) -> Result<(Term, Sides, bool, u16), AvatarProblem> {
     Ok((term, sides, eg, value))
 }
 
+/// A `lean.KIND = N` line as (kind, N); None when the line is not a lean.
+fn parse_lean(line: &str) -> Result<Option<(Rate, i16)>, AvatarProblem> {
+    let Some((lhs, rhs)) = line.split_once('=') else { return Ok(None) };
+    let lhs = lhs.trim();
+    let Some(kind) = lhs.get(..5).filter(|p| p.eq_ignore_ascii_case("lean.")).map(|_| lhs[5..].trim()) else {
+        return Ok(None);
+    };
+    let rate =
+        Rate::ALL.into_iter().find(|r| r.key().eq_ignore_ascii_case(kind)).ok_or_else(|| AvatarProblem::UnknownLean(kind.to_string()))?;
+    let text = rhs.trim();
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(AvatarProblem::BadNumber(text.to_string()));
+    }
+    match text.parse::<i64>() {
+        Ok(v) if (-MAX_LEAN..=MAX_LEAN).contains(&v) => Ok(Some((rate, v as i16))),
+        _ => Err(AvatarProblem::LeanOutOfRange(text.to_string())),
+    }
+}
+
 impl Avatar {
     /// Every weight 100 %.
     pub fn neutral() -> Avatar {
@@ -174,6 +221,7 @@ impl Avatar {
             eg: [100; Term::COUNT],
             opp_mg: [100; Term::COUNT],
             opp_eg: [100; Term::COUNT],
+            lean: [0; Rate::COUNT],
         }
     }
 
@@ -182,12 +230,25 @@ impl Avatar {
         let mut av = Avatar { file: file.to_string(), ..Avatar::neutral() };
         // Line where each (term, phase, own/opp) was first set.
         let mut seen = [[[0usize; 2]; 2]; Term::COUNT];
+        let mut lean_seen = [0usize; Rate::COUNT];
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
             let err = |problem| AvatarError { file: file.to_string(), line: line_no, problem };
             let content = raw.split_once('#').map_or(raw, |(before, _)| before).trim();
             if content.is_empty() {
+                continue;
+            }
+            if let Some((kind, value)) = parse_lean(content).map_err(err)? {
+                let i = kind as usize;
+                if lean_seen[i] != 0 {
+                    return Err(err(AvatarProblem::Duplicate {
+                        key: format!("lean.{}", kind.key()),
+                        first_line: lean_seen[i],
+                    }));
+                }
+                lean_seen[i] = line_no;
+                av.lean[i] = value;
                 continue;
             }
             let (term, sides, eg, value) = parse_entry(content).map_err(err)?;
@@ -249,7 +310,22 @@ impl Avatar {
     }
 
     pub fn is_neutral(&self) -> bool {
-        self.mg == [100; Term::COUNT] && self.eg == [100; Term::COUNT] && !self.is_sided()
+        self.mg == [100; Term::COUNT] && self.eg == [100; Term::COUNT] && !self.is_sided() && !self.leans()
+    }
+
+    /// True when the avatar leans towards or away from some kind of move.
+    pub fn leans(&self) -> bool {
+        self.lean.iter().any(|&l| l != 0)
+    }
+
+    /// Whether its evaluation weights differ from 100 % anywhere (what the style tilt compares).
+    pub fn reweights(&self) -> bool {
+        self.mg != [100; Term::COUNT] || self.eg != [100; Term::COUNT] || self.is_sided()
+    }
+
+    /// Each move's lean (natural-log units) from its kinds ([`crate::policy::style::classify`]).
+    pub fn lean_of(&self, facts: &crate::policy::style::Facts) -> f64 {
+        facts.iter().zip(&self.lean).filter(|(f, _)| **f == Some(true)).map(|(_, &l)| f64::from(l) / 100.0).sum()
     }
 
     /// True when some group weighs differently for the engine's side and the opponent's.
@@ -259,7 +335,7 @@ impl Avatar {
 
     /// The same weights for both sides' groups: `mg`/`eg` (the avatar fitter's 26 weights).
     pub fn both(file: &str, mg: [u16; Term::COUNT], eg: [u16; Term::COUNT]) -> Avatar {
-        Avatar { file: file.to_string(), mg, eg, opp_mg: mg, opp_eg: eg }
+        Avatar { file: file.to_string(), mg, eg, opp_mg: mg, opp_eg: eg, lean: [0; Rate::COUNT] }
     }
 
     /// Multiplies the avatar's weights into `cfg` (percent × percent / 100, clamped to u16) for an
@@ -307,6 +383,11 @@ impl Avatar {
                 }
             }
         }
+        for r in Rate::ALL {
+            if self.lean[r as usize] != 0 {
+                s.push_str(&format!("lean.{}={}\n", r.key(), self.lean[r as usize]));
+            }
+        }
         s
     }
 
@@ -327,10 +408,16 @@ impl Avatar {
             .collect();
         let name = self.name();
         let name = if name.is_empty() { "avatar" } else { &name };
+        let leans: Vec<String> = Rate::ALL
+            .iter()
+            .filter(|r| self.lean[**r as usize] != 0)
+            .map(|r| format!("{} {:+}", r.key(), self.lean[*r as usize]))
+            .collect();
+        let leans = if leans.is_empty() { String::new() } else { format!("; leans (1/100 ln P): {}", leans.join(", ")) };
         if changed.is_empty() {
-            format!("{name}: all weights 100 % (mg/eg)")
+            format!("{name}: all weights 100 % (mg/eg){leans}")
         } else {
-            format!("{name} (mg/eg %): {}", changed.join(", "))
+            format!("{name} (mg/eg %): {}{leans}", changed.join(", "))
         }
     }
 }

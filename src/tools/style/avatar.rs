@@ -43,7 +43,8 @@ pub struct Common {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Fit the 26 mg/eg weights to the player's moves and write an .avt file.
+    /// Fit the 26 mg/eg weights (and, at model-led points, leans towards kinds of move) to the
+    /// player's moves and write an .avt file.
     Fit {
         #[command(flatten)]
         common: Common,
@@ -81,6 +82,12 @@ pub enum Command {
         /// Engine processes for --measure-gap.
         #[arg(long, default_value_t = 2)]
         jobs: usize,
+        /// Fit only the 26 weights. By default, at a point that chooses with the human move model,
+        /// the fit then adds leans towards kinds of move (`lean.KIND` in the file: captures,
+        /// checks, castling, ...; their pull chosen by two-fold cross-validation), which move the
+        /// model's term directly where the weights reach it only through the style tilt.
+        #[arg(long)]
+        no_leans: bool,
     },
     /// Expected and top-1 match of the player's moves under the plain point and each avatar.
     Eval {
@@ -159,7 +166,7 @@ pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
 }
 
 /// The .avt text of a fit.
-pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -> String {
+pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings, leans: bool) -> String {
     let (pull, chosen) = match pull {
         Some(x) => (x, String::new()),
         None => {
@@ -175,14 +182,27 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -
     let bar = progress_bar(300, "iterations");
     let w = fit::fit(&p.decisions, p.point.model, s, &|i| bar.set_position(i as u64));
     bar.finish_and_clear();
-    let avatar = fit::to_avatar(&w, "fitted");
+    let mut avatar = fit::to_avatar(&w, "fitted");
     let model = p.point.model;
+    // Then the leans, with the rounded weights held, where the point chooses with the model.
+    let lean_note = if leans && model.lean != 0.0 {
+        let held = fit::weights_of(&avatar);
+        let (lean_pull, scores) = fit::choose_lean_pull(&p.decisions, &held, model, s);
+        avatar.lean = fit::lean_percent(&fit::fit_leans(&p.decisions, &held, model, fit::Settings { pull: lean_pull, ..s }));
+        let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
+        format!("leans fitted after the weights, pull {lean_pull} (two-fold cross-validation: {list})")
+    } else if leans {
+        "no leans: the point does not choose with the human move model".to_string()
+    } else {
+        "no leans (--no-leans)".to_string()
+    };
+    let leaned = fit::with_leans(&p.decisions, &fit::leans_of(&avatar), model);
     let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::KS], model);
-    // The fitted weights rounded as the file holds them (a fit weighs both sides alike).
-    let after = fit::mean_log_likelihood(&p.decisions, &fit::weights_of(&avatar), model);
+    // The fitted weights and leans rounded as the file holds them (a fit weighs both sides alike).
+    let after = fit::mean_log_likelihood(&leaned, &fit::weights_of(&avatar), model);
     let (match0, match1) = (
         100.0 * fit::mean_match(&p.decisions, &[100.0; fit::KS], model),
-        100.0 * fit::mean_match(&p.decisions, &fit::weights_of(&avatar), model),
+        100.0 * fit::mean_match(&leaned, &fit::weights_of(&avatar), model),
     );
     let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     // The player's fingerprint rates on these decisions and the model's expected ones, plain and fitted.
@@ -190,7 +210,7 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -
         fit::player_rates(&p.decisions),
         fit::hold_targets(&p.decisions, model, s.gap.as_ref()),
         fit::expected_rates(&p.decisions, &[100.0; fit::KS], model),
-        fit::expected_rates(&p.decisions, &fit::weights_of(&avatar), model),
+        fit::expected_rates(&leaned, &fit::weights_of(&avatar), model),
     );
     let pct = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{:.1}", 100.0 * v));
     let rates = Rate::ALL
@@ -203,9 +223,10 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings) -
         .join(", ");
     let comment = format!(
         "{} — fitted by `sparring avatar fit` to {}'s moves: {} games ({:?} part) of {file},\n\
-         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, pull {pull}{chosen}, style hold {hold}.\n\
+         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, pull {pull}{chosen}, style hold {hold};\n\
+         {lean_note}.\n\
          Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights;\n\
-         expected match {match0:.2} % plain, {match1:.2} % with them.\n\
+         expected match {match0:.2} % plain, {match1:.2} % with them (weights and leans).\n\
          Rates in % (player / hold target{} / model plain / model with them): {rates}.",
         c.player,
         c.player,
@@ -230,16 +251,19 @@ fn eval_table(
     json: bool,
 ) -> Result<String, String> {
     let model = p.point.model;
-    let base_w = match base {
-        Some(b) => fit::weights_of(&Avatar::load(b).map_err(|e| e.to_string())?),
-        None => [100.0; fit::KS],
+    let (base_w, base_leans) = match base {
+        Some(b) => {
+            let a = Avatar::load(b).map_err(|e| e.to_string())?;
+            (fit::weights_of(&a), fit::leans_of(&a))
+        }
+        None => ([100.0; fit::KS], [0.0; Rate::COUNT]),
     };
     let base_name = base.map_or("plain point".to_string(), |b| b.display().to_string());
-    let plain = fit::per_game(&p.decisions, &base_w, model);
+    let plain = fit::per_game(&fit::with_leans(&p.decisions, &base_leans, model), &base_w, model);
     let mut rows = Vec::new();
     for path in avatars {
         let a = Avatar::load(path).map_err(|e| e.to_string())?;
-        let theirs = fit::per_game(&p.decisions, &fit::weights_of(&a), model);
+        let theirs = fit::per_game(&fit::with_leans(&p.decisions, &fit::leans_of(&a), model), &fit::weights_of(&a), model);
         let mut row = serde_json::Map::new();
         row.insert("avatar".into(), path.display().to_string().into());
         for (i, key) in ["expected_match", "top1_match", "log_likelihood"].iter().enumerate() {
@@ -386,7 +410,7 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `sparring avatar`.
 pub fn main(args: Args) -> ExitCode {
     let result = match &args.command {
-        Command::Fit { common, out, pull, objective, hold, engine_style, measure_gap, gap_seeds, jobs } => {
+        Command::Fit { common, out, pull, objective, hold, engine_style, measure_gap, gap_seeds, jobs, no_leans } => {
             let gap = engine_style
                 .iter()
                 .map(|f| read_gap(f))
@@ -396,7 +420,7 @@ pub fn main(args: Args) -> ExitCode {
                 prepare(common, MIN_GAMES).and_then(|p| {
                     let gap = if *measure_gap { Some(measure(common, &p, *jobs, *gap_seeds)?) } else { gap };
                     let s = fit::Settings { objective: *objective, pull: pull.unwrap_or(0.0), hold: *hold, gap };
-                    write_out(out.as_deref(), &fit_text(common, &p, *pull, s))
+                    write_out(out.as_deref(), &fit_text(common, &p, *pull, s, !*no_leans))
                 })
             })
         }

@@ -80,6 +80,7 @@ impl Point {
                 lambda: level.choice.lambda.unwrap_or(1.0),
                 slip: level.choice.slip_p,
                 tilt: level.human.as_ref().map_or(0.0, |h| h.beta * h.avatar_tilt),
+                lean: level.human.as_ref().map_or(0.0, |h| h.beta),
             },
             human: level.human.as_ref().map(|h| (h.beta, h.model.clone(), h.rating)),
         }
@@ -96,6 +97,9 @@ pub struct Model {
     /// Logit per pawn of style difference Δ: β · the point's avatar tilt at a point with the human move
     /// model, 0 without it (the engine tilts only the model's term).
     pub tilt: f64,
+    /// Logit per unit of an avatar's lean (`lean.KIND = 100` is one unit): the point's β where it
+    /// chooses with the human move model, 0 without it (leans move only the model's term).
+    pub lean: f64,
 }
 
 /// Largest |Δ| of the style tilt, in pawns.
@@ -629,4 +633,180 @@ pub fn per_game(ds: &[Decision], w: &[f64; KS], model: Model) -> std::collection
         e[3] += 1.0;
     }
     out
+}
+
+/// Largest |lean| a fit gives, in natural-log units ([`crate::profile::avatar::MAX_LEAN`] / 100).
+pub const LEAN_CAP: f64 = crate::profile::avatar::MAX_LEAN as f64 / 100.0;
+
+/// Pulls a lean fit chooses among by two-fold cross-validation ([`choose_lean_pull`]): the loss
+/// is `pull · Σ lean²` (leans in natural-log units).
+pub const LEAN_PULL_GRID: [f64; 8] = [0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0];
+
+/// The decisions with each move's model term moved by `leans` (natural-log units per kind, times
+/// the point's β as the engine applies them): how the point chooses with an avatar that leans.
+pub fn with_leans(ds: &[Decision], leans: &[f64; Rate::COUNT], model: Model) -> Vec<Decision> {
+    ds.iter()
+        .map(|d| {
+            let mut d = d.clone();
+            for (o, f) in d.offset.iter_mut().zip(&d.facts) {
+                *o += model.lean * lean_sum(f, leans);
+            }
+            d
+        })
+        .collect()
+}
+
+fn lean_sum(f: &Facts, leans: &[f64; Rate::COUNT]) -> f64 {
+    f.iter().zip(leans).filter(|(x, _)| **x == Some(true)).map(|(_, l)| l).sum()
+}
+
+/// An avatar's leans in natural-log units.
+pub fn leans_of(a: &Avatar) -> [f64; Rate::COUNT] {
+    std::array::from_fn(|i| f64::from(a.lean[i]) / 100.0)
+}
+
+/// The lean objective at `b` (see [`fit_leans`]), its gradient and a diagonal curvature bound.
+fn lean_objective(
+    ds: &[Decision],
+    base: &[Vec<f64>],
+    b: &[f64; Rate::COUNT],
+    model: Model,
+    s: Settings,
+    target: &[Option<f64>; Rate::COUNT],
+) -> (f64, [f64; Rate::COUNT], [f64; Rate::COUNT]) {
+    const C: usize = Rate::COUNT;
+    let n = ds.len().max(1) as f64;
+    let (mut f, mut g, mut h) = (0.0, [0.0; C], [0.0; C]);
+    let mut rate_sum = [0.0; C];
+    let mut rate_grad = [[0.0; C]; C];
+    let mut rate_n = [0usize; C];
+    for (d, l0) in ds.iter().zip(base) {
+        // Each move's slope per lean: β where the move is of that kind.
+        let slopes: Vec<[f64; C]> =
+            d.facts.iter().map(|fa| std::array::from_fn(|c| if fa[c] == Some(true) { model.lean } else { 0.0 })).collect();
+        let l: Vec<f64> = l0.iter().zip(&slopes).map(|(x, sl)| x + sl.iter().zip(b).map(|(a, c)| a * c).sum::<f64>()).collect();
+        let p = softmax(&l);
+        let mixed = mix(&p, model);
+        let j = d.played;
+        let (share, curve) = match s.objective {
+            Objective::Likelihood => {
+                f += mixed[j].max(1e-300).ln();
+                ((1.0 - model.slip) * p[j] / mixed[j].max(1e-300), 1.0)
+            }
+            Objective::Match => {
+                f += mixed[j];
+                ((1.0 - model.slip) * p[j], 1.0 - model.slip)
+            }
+        };
+        let means: [f64; C] = std::array::from_fn(|c| slopes.iter().zip(&p).map(|(sl, q)| q * sl[c]).sum());
+        for c in 0..C {
+            let var: f64 = slopes.iter().zip(&p).map(|(sl, q)| q * (sl[c] - means[c]).powi(2)).sum();
+            g[c] += share * (slopes[j][c] - means[c]);
+            h[c] += curve * var;
+        }
+        if s.hold > 0.0 {
+            for i in 0..C {
+                if d.facts[j][i].is_none() {
+                    continue;
+                }
+                rate_n[i] += 1;
+                for (a, fa) in d.facts.iter().enumerate() {
+                    if fa[i] == Some(true) {
+                        rate_sum[i] += mixed[a];
+                        for c in 0..C {
+                            rate_grad[i][c] += (1.0 - model.slip) * p[a] * (slopes[a][c] - means[c]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    f /= n;
+    for c in 0..C {
+        f -= s.pull * b[c] * b[c];
+        g[c] = g[c] / n - 2.0 * s.pull * b[c];
+        h[c] = h[c] / n + 2.0 * s.pull;
+    }
+    if s.hold > 0.0 {
+        for i in 0..C {
+            let (Some(t), true) = (target[i], rate_n[i] > 0) else { continue };
+            let m = rate_n[i] as f64;
+            let gap = rate_sum[i] / m - t;
+            f -= s.hold * gap * gap;
+            for c in 0..C {
+                let slope = rate_grad[i][c] / m;
+                g[c] -= 2.0 * s.hold * gap * slope;
+                h[c] += 2.0 * s.hold * slope * slope;
+            }
+        }
+    }
+    (f, g, h)
+}
+
+/// The leans (natural-log units per kind of move, within ±[`LEAN_CAP`]) that maximise the
+/// objective of `s` (its goal less `s.pull · Σ lean²` and its style hold) over `ds` with the
+/// per-side weights `w` held: the second half of a fit, for points that choose with the human
+/// move model, where the evaluation weights reach the choice only through the style tilt. Zero
+/// where the point has no model. Deterministic (projected Newton-diagonal ascent from 0).
+pub fn fit_leans(ds: &[Decision], w: &[f64; KS], model: Model, s: Settings) -> [f64; Rate::COUNT] {
+    let mut b = [0.0; Rate::COUNT];
+    if model.lean == 0.0 || ds.is_empty() {
+        return b;
+    }
+    let target = hold_targets(ds, model, s.gap.as_ref());
+    let base: Vec<Vec<f64>> = ds.iter().map(|d| logits(&d.moves, &d.offset, w, model)).collect();
+    let (mut f, mut g, mut h) = lean_objective(ds, &base, &b, model, s, &target);
+    for _ in 0..200 {
+        let mut t = 1.0;
+        let mut moved = false;
+        for _ in 0..30 {
+            let next: [f64; Rate::COUNT] =
+                std::array::from_fn(|c| (b[c] + t * g[c] / h[c].max(1e-12)).clamp(-LEAN_CAP, LEAN_CAP));
+            let (nf, ng, nh) = lean_objective(ds, &base, &next, model, s, &target);
+            if nf > f {
+                moved = nf - f > 1e-12;
+                (b, f, g, h) = (next, nf, ng, nh);
+                break;
+            }
+            t *= 0.5;
+        }
+        if !moved {
+            break;
+        }
+    }
+    b
+}
+
+/// The lean pull of [`LEAN_PULL_GRID`] whose lean fits best predict games they did not see (two
+/// folds of the player's games, as [`choose_pull`]), with every pull's held-out score.
+pub fn choose_lean_pull(ds: &[Decision], w: &[f64; KS], model: Model, s: Settings) -> (f64, Vec<(f64, f64)>) {
+    let mut games: Vec<usize> = ds.iter().map(|d| d.cluster).collect();
+    games.sort_unstable();
+    games.dedup();
+    let fold = |d: &Decision| games.binary_search(&d.cluster).map_or(0, |i| i % 2);
+    let parts: [Vec<Decision>; 2] =
+        std::array::from_fn(|f| ds.iter().filter(|d| fold(d) == f).cloned().collect::<Vec<_>>());
+    let scores: Vec<(f64, f64)> = LEAN_PULL_GRID
+        .iter()
+        .map(|&pull| {
+            let held: f64 = (0..2)
+                .map(|f| {
+                    let b = fit_leans(&parts[1 - f], w, model, Settings { pull, ..s });
+                    let leaned = with_leans(&parts[f], &b, model);
+                    match s.objective {
+                        Objective::Likelihood => mean_log_likelihood(&leaned, w, model),
+                        Objective::Match => mean_match(&leaned, w, model),
+                    }
+                })
+                .sum();
+            (pull, held / 2.0)
+        })
+        .collect();
+    let best = scores.iter().copied().fold((LEAN_PULL_GRID[0], f64::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
+    (best.0, scores)
+}
+
+/// Fitted leans as an avatar's integers (hundredths, rounded).
+pub fn lean_percent(b: &[f64; Rate::COUNT]) -> [i16; Rate::COUNT] {
+    std::array::from_fn(|c| (b[c] * 100.0).round().clamp(-LEAN_CAP * 100.0, LEAN_CAP * 100.0) as i16)
 }

@@ -9,7 +9,7 @@
 //! run resumes, and compared with another setting's record on the same positions (paired).
 
 pub mod avatar;
-pub mod classify;
+pub use crate::policy::style as classify;
 pub mod engine;
 pub mod fit;
 pub mod report;
