@@ -401,10 +401,8 @@ impl Player {
             let logp = h.model.game_log_probs(game, &moves, h.rating);
             // An avatar tilts the model towards the moves its evaluation likes more than the
             // plain one ([`human::style_tilt`]).
-            let tilt = self
-                .avatar
-                .reweights()
-                .then(|| human::style_tilt(pos, &moves, &self.eval_config(pos.turn()), &l.eval));
+            let tilt =
+                self.avatar.reweights().then(|| human::style_tilt(pos, &moves, &self.eval_config(pos.turn()), &l.eval));
             // A fitted avatar's leans move the model's term of each kind of move.
             let lean: Option<Vec<f64>> = self.avatar.leans().then(|| {
                 let prev = game.last_move();

@@ -199,8 +199,10 @@ fn parse_lean(line: &str) -> Result<Option<(Rate, i16)>, AvatarProblem> {
     let Some(kind) = lhs.get(..5).filter(|p| p.eq_ignore_ascii_case("lean.")).map(|_| lhs[5..].trim()) else {
         return Ok(None);
     };
-    let rate =
-        Rate::ALL.into_iter().find(|r| r.key().eq_ignore_ascii_case(kind)).ok_or_else(|| AvatarProblem::UnknownLean(kind.to_string()))?;
+    let rate = Rate::ALL
+        .into_iter()
+        .find(|r| r.key().eq_ignore_ascii_case(kind))
+        .ok_or_else(|| AvatarProblem::UnknownLean(kind.to_string()))?;
     let text = rhs.trim();
     let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -413,7 +415,8 @@ impl Avatar {
             .filter(|r| self.lean[**r as usize] != 0)
             .map(|r| format!("{} {:+}", r.key(), self.lean[*r as usize]))
             .collect();
-        let leans = if leans.is_empty() { String::new() } else { format!("; leans (1/100 ln P): {}", leans.join(", ")) };
+        let leans =
+            if leans.is_empty() { String::new() } else { format!("; leans (1/100 ln P): {}", leans.join(", ")) };
         if changed.is_empty() {
             format!("{name}: all weights 100 % (mg/eg){leans}")
         } else {

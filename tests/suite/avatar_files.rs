@@ -320,3 +320,69 @@ fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
     let req = MoveRequest::new(&game, 99);
     assert_eq!(styled.decide_weak(&mut weak, &req, &control).mv, styled.decide_weak(&mut weak, &req, &control).mv);
 }
+
+#[test]
+fn leans_parse_round_trip_and_are_rejected_when_bad() {
+    use sparring::policy::style::Rate;
+    let a = Avatar::parse("Material(mg)=120\nlean.check = 40   # more checks\nLEAN.Castles=-25\n", "l.avt").unwrap();
+    assert_eq!(a.lean[Rate::Check as usize], 40);
+    assert_eq!(a.lean[Rate::Castles as usize], -25);
+    assert!(a.leans() && a.reweights() && !a.is_neutral());
+    let back = Avatar::parse(&a.to_text("round trip"), "l.avt").unwrap();
+    assert_eq!((back.lean, back.mg), (a.lean, a.mg));
+    assert!(a.describe().contains("check +40") && a.describe().contains("castles -25"), "{}", a.describe());
+    // Leans alone: no evaluation weights changed, so no style tilt, but not neutral.
+    let only = Avatar::parse("lean.capture=300\n", "o.avt").unwrap();
+    assert!(only.leans() && !only.reweights() && !only.is_neutral());
+    // Bad leans: unknown kind, out of range, not a number, twice; each with the line.
+    assert!(matches!(reject("lean.captures=10\n").problem, AvatarProblem::UnknownLean(_)));
+    assert_eq!(reject("\nlean.check=301\n").to_string(), "test.avt:2: lean 301 out of range (-300..300)");
+    assert!(matches!(reject("lean.check=1.5\n").problem, AvatarProblem::BadNumber(_)));
+    assert_eq!(
+        reject("lean.check=10\nlean.CHECK=20\n").to_string(),
+        "test.avt:2: duplicate key lean.check (first set on line 1)"
+    );
+    assert!(reject("lean.bogus=1\n").to_string().contains("expected one of capture, check"));
+}
+
+#[test]
+fn a_lean_moves_the_model_term_of_its_kind_of_move_at_a_model_led_point() {
+    use shakmaty::Position;
+    use sparring::board::Game;
+    use sparring::player::{MoveRequest, Player, Setting};
+    use sparring::policy::style::{Rate, classify};
+    use sparring::search::{Control, Searcher};
+    // At UCI_Elo 1500 (the model leads): each move's bias gains β · lean / 100 for each kind it is.
+    let plain = Player::level(1500);
+    let leaning = Avatar::parse("lean.capture=200\nlean.check=-100\n", "lean.avt").unwrap();
+    let styled = Player { avatar: leaning.clone(), ..plain.clone() };
+    let Setting::Level(level) = &plain.setting else { panic!("a ladder point") };
+    let beta = level.human.as_ref().expect("the model").beta;
+    let (mut weak, control) = (Searcher::new(16), Control::default());
+    let mut game = Game::new(shakmaty::Chess::default());
+    let (mut checked, mut captures_plain, mut captures_styled) = (0, 0, 0);
+    for ply in 0..80u64 {
+        let req = MoveRequest::new(&game, 3 + ply);
+        let res = plain.search_weak(&mut weak, &req, &control);
+        let (_, a) = plain.choice_for(&game, &res.root_moves, None, level.choice.clone());
+        let (_, b) = styled.choice_for(&game, &res.root_moves, None, level.choice.clone());
+        if let (Some(a), Some(b)) = (a, b) {
+            for ((x, y), r) in a.iter().zip(&b).zip(&res.root_moves) {
+                let f = classify(game.pos(), game.last_move(), r.mv);
+                let want = beta * leaning.lean_of(&f);
+                assert!((y - x - want).abs() < 1e-9, "ply {ply} {}: {x} {y} want +{want}", r.mv);
+                checked += usize::from(f[Rate::Capture as usize] == Some(true));
+            }
+        }
+        let m = plain.decide_weak(&mut weak, &req, &control).mv.expect("a move");
+        let s = styled.decide_weak(&mut weak, &req, &control).mv.expect("a move");
+        captures_plain += usize::from(m.is_capture());
+        captures_styled += usize::from(s.is_capture());
+        game.make(m);
+        if game.pos().legal_moves().is_empty() {
+            break;
+        }
+    }
+    assert!(checked > 20, "only {checked} captures among the root moves seen");
+    assert!(captures_styled > captures_plain, "captures: leaning {captures_styled}, plain {captures_plain}");
+}

@@ -685,3 +685,44 @@ fn the_humans_own_moves_are_a_record_engines_compare_against() {
     let (code, _, _) = sparring(&["style", p, "--humans", "--option", "Seed=2"]);
     assert_eq!(code, 2);
 }
+
+/// Leans planted in the point's choice (the played moves redrawn from it with the planted leans) are
+/// what the lean fit finds again, and moves of no planted kind get leans near 0.
+#[test]
+fn the_lean_fit_recovers_planted_leans() {
+    let (point, mut ds) = synthetic_decisions("Planted");
+    ds.extend(synthetic_decisions("Plain").1);
+    assert!(point.model.lean > 0.0, "the synthetic point chooses with the human move model");
+    let mut planted = [0.0; Rate::COUNT];
+    planted[Rate::Capture as usize] = 1.0;
+    planted[Rate::Retreat as usize] = -1.0;
+    let w = [100.0; fit::KS];
+    let leaned = fit::with_leans(&ds, &planted, point.model);
+    let mut rng = Rng(11);
+    for (d, l) in ds.iter_mut().zip(&leaned) {
+        let p = fit::probabilities(l, &w, point.model).1;
+        let mut u = rng.unit();
+        d.played = p.len() - 1;
+        for (i, q) in p.iter().enumerate() {
+            if u < *q {
+                d.played = i;
+                break;
+            }
+            u -= q;
+        }
+    }
+    let b = fit::fit_leans(&ds, &w, point.model, fit::Settings::likelihood(0.0));
+    for r in Rate::ALL {
+        let (got, want) = (b[r as usize], planted[r as usize]);
+        let n = ds.iter().filter(|d| d.facts[d.played][r as usize] == Some(true)).count();
+        if want != 0.0 {
+            assert!((got - want).abs() < 0.4, "{}: fitted {got:.2}, planted {want} ({n} played)", r.key());
+        } else if n >= 30 {
+            assert!(got.abs() < 0.5, "{}: fitted {got:.2}, planted 0 ({n} played)", r.key());
+        }
+    }
+    // The fit is deterministic, and a point without the model fits no leans.
+    assert_eq!(b, fit::fit_leans(&ds, &w, point.model, fit::Settings::likelihood(0.0)));
+    let blind = fit::Model { lean: 0.0, ..point.model };
+    assert_eq!(fit::fit_leans(&ds, &w, blind, fit::Settings::likelihood(0.0)), [0.0; Rate::COUNT]);
+}

@@ -188,7 +188,8 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings, l
     let lean_note = if leans && model.lean != 0.0 {
         let held = fit::weights_of(&avatar);
         let (lean_pull, scores) = fit::choose_lean_pull(&p.decisions, &held, model, s);
-        avatar.lean = fit::lean_percent(&fit::fit_leans(&p.decisions, &held, model, fit::Settings { pull: lean_pull, ..s }));
+        avatar.lean =
+            fit::lean_percent(&fit::fit_leans(&p.decisions, &held, model, fit::Settings { pull: lean_pull, ..s }));
         let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
         format!("leans fitted after the weights, pull {lean_pull} (two-fold cross-validation: {list})")
     } else if leans {
@@ -263,7 +264,8 @@ fn eval_table(
     let mut rows = Vec::new();
     for path in avatars {
         let a = Avatar::load(path).map_err(|e| e.to_string())?;
-        let theirs = fit::per_game(&fit::with_leans(&p.decisions, &fit::leans_of(&a), model), &fit::weights_of(&a), model);
+        let theirs =
+            fit::per_game(&fit::with_leans(&p.decisions, &fit::leans_of(&a), model), &fit::weights_of(&a), model);
         let mut row = serde_json::Map::new();
         row.insert("avatar".into(), path.display().to_string().into());
         for (i, key) in ["expected_match", "top1_match", "log_likelihood"].iter().enumerate() {

@@ -682,9 +682,13 @@ fn lean_objective(
     let mut rate_n = [0usize; C];
     for (d, l0) in ds.iter().zip(base) {
         // Each move's slope per lean: β where the move is of that kind.
-        let slopes: Vec<[f64; C]> =
-            d.facts.iter().map(|fa| std::array::from_fn(|c| if fa[c] == Some(true) { model.lean } else { 0.0 })).collect();
-        let l: Vec<f64> = l0.iter().zip(&slopes).map(|(x, sl)| x + sl.iter().zip(b).map(|(a, c)| a * c).sum::<f64>()).collect();
+        let slopes: Vec<[f64; C]> = d
+            .facts
+            .iter()
+            .map(|fa| std::array::from_fn(|c| if fa[c] == Some(true) { model.lean } else { 0.0 }))
+            .collect();
+        let l: Vec<f64> =
+            l0.iter().zip(&slopes).map(|(x, sl)| x + sl.iter().zip(b).map(|(a, c)| a * c).sum::<f64>()).collect();
         let p = softmax(&l);
         let mixed = mix(&p, model);
         let j = d.played;
@@ -802,7 +806,8 @@ pub fn choose_lean_pull(ds: &[Decision], w: &[f64; KS], model: Model, s: Setting
             (pull, held / 2.0)
         })
         .collect();
-    let best = scores.iter().copied().fold((LEAN_PULL_GRID[0], f64::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
+    let best =
+        scores.iter().copied().fold((LEAN_PULL_GRID[0], f64::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
     (best.0, scores)
 }
 
