@@ -1,7 +1,9 @@
 //! What kind of move a move is: the per-move facts behind the style fingerprint. Every fact is a
 //! function of the position before the move, the move and (for trades) the move before it, and each
 //! is symmetric under mirroring the board (ranks flipped, colours swapped). The definitions are the
-//! ones `bench/results/style.md` documents; [`Rate::definition`] holds the one-line form.
+//! ones `bench/results/style.md` documents; [`Rate::definition`] holds the one-line form. The
+//! fingerprint (`tools/style`) counts them; an avatar's leans (`lean.KIND` in an `.avt` file) move the
+//! human move model's term of each kind of move (`player.rs`).
 
 use crate::board::gives_check;
 use crate::search::see::{see_ge, value};
