@@ -318,8 +318,9 @@ enum ModelCmd {
         /// The model that fits the extra population's rating map (default: the newest built-in).
         #[arg(long, requires = "extra_pgn")]
         map_model: Option<PathBuf>,
-        /// Percent (1-100) of the fit part's games to learn from, spread over the file (a
-        /// smaller share's games are a subset of a larger one's): for learning curves.
+        /// Percent (1-100) of the main file's fit-part games to learn from, spread over the file
+        /// (a smaller share's games are a subset of a larger one's; --extra-pgn's join whole): for
+        /// learning curves, and for a model that leaves the other fit games unseen.
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
         fit_share: u32,
     },

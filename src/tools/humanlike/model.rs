@@ -76,7 +76,8 @@ pub struct TrainConfig {
     /// A second population's games for the fit part (see the module text), and the model that
     /// maps their ratings onto the main file's scale.
     pub extra: Option<Extra>,
-    /// Percent of the fit part's games to learn from (100: all), for learning curves: a fit game
+    /// Percent of the main file's fit-part games to learn from (100: all; an extra population
+    /// always joins whole), for learning curves and for a model that leaves games unseen: a fit game
     /// is kept when `(index / 10) % 100 < fit_share`, so every share is spread over the whole
     /// file and a smaller share's games are a subset of a larger one's. Validation is never cut.
     pub fit_share: u32,
@@ -765,7 +766,7 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
 fn add_population(fit: &mut Dataset, e: &Extra, cfg: &TrainConfig) -> Result<(RatingMap, usize, Dataset), String> {
     let t0 = std::time::Instant::now();
     let games = crate::tools::games::read_games(&e.pgn)?;
-    let mut extra = dataset_with(&games, |i| in_fit_share(i, cfg.fit_share), cfg.jobs, cfg.mirror);
+    let mut extra = dataset_with(&games, |i| part_of(i) == Part::Fit, cfg.jobs, cfg.mirror);
     let mut val = dataset(&games, |i| part_of(i) == Part::Validation, cfg.jobs);
     let map = fit_rating_map(&e.map_model, &extra, cfg.jobs);
     if map.points.is_empty() {
