@@ -83,11 +83,7 @@ pub struct TrainConfig {
     pub fit_share: u32,
 }
 
-/// Whether the fit game with this index is among the first `share` percent (see
-/// [`TrainConfig::fit_share`]).
-pub fn in_fit_share(game: usize, share: u32) -> bool {
-    part_of(game) == Part::Fit && ((game / 10) % 100) < share as usize
-}
+pub use crate::profile::human_model::in_fit_share;
 
 /// Games of another population (another server, another rating list) that join the fit part.
 #[derive(Clone, Debug)]
@@ -660,6 +656,10 @@ pub fn train(fit: &Dataset, validation: &Dataset, cfg: &TrainConfig, name: &str,
     if cfg.mirror {
         t.insert("mirror".into(), "fit part also file-mirrored where neither side may castle".into());
     }
+    if cfg.fit_share < 100 {
+        // Which fit games it never saw ([`in_fit_share`]): the strength estimator fits on those.
+        t.insert("fit_share".into(), cfg.fit_share.to_string());
+    }
     HumanModel::from_bytes(&m.to_bytes()).expect("a model reads back")
 }
 
@@ -729,7 +729,11 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
     let mut model = train(&fit, &val, cfg, "human-model", version);
     let name_of = |p: &Path| p.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let t = &mut model.header.training;
-    t.insert("data".into(), format!("{} (games with index mod 10 in 0..=6; validation 7; test 8, 9)", name_of(pgn)));
+    let share = if cfg.fit_share < 100 { format!(" and (index / 10) mod 100 < {}", cfg.fit_share) } else { String::new() };
+    t.insert(
+        "data".into(),
+        format!("{} (games with index mod 10 in 0..=6{share}; validation 7; test 8, 9)", name_of(pgn)),
+    );
     if let (Some(e), Some((map, n, _))) = (&cfg.extra, &extra) {
         t.insert(
             "extra_data".into(),
