@@ -82,7 +82,6 @@ fn read_shipped(version: u32, file: &str, bytes: &[u8]) -> Result<Arc<HumanModel
     Ok(Arc::new(m))
 }
 
-/// A model file from disk (for experiments; not checked against the manifest).
 /// Whether the game with this index (0-based, in the training file) is a fit-part game among the
 /// first `share` percent (`humanlike model train --fit-share`): the fit part is i % 10 in 0-6 (the
 /// split of every model trained here), the share keeps the fit games with (i / 10) % 100 < share,
@@ -91,6 +90,7 @@ pub fn in_fit_share(index: usize, share: u32) -> bool {
     index % 10 <= 6 && ((index / 10) % 100) < share as usize
 }
 
+/// A model file from disk (for experiments; not checked against the manifest).
 pub fn load(path: &Path) -> Result<Arc<HumanModel>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("human model file {}: {e}", path.display()))?;
     HumanModel::from_bytes(&bytes).map(Arc::new).map_err(|e| format!("human model file {}: {e}", path.display()))
