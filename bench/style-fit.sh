@@ -15,6 +15,7 @@
 #   STYLE_PLAYERS="inemuri" FIT_BIN=target/frozen/sparring bench/style-fit.sh
 #   FIT_OUT=bench/results/style/fits-v19 bench/style-fit.sh   # another folder (a newer ladder's re-check); its table goes to FOLDER.md
 #   FIT_HOLD=10 FIT_OUT=... bench/style-fit.sh   # both fits with a style hold (`avatar fit --hold`; default: the command's)
+#   FIT_NO_LEANS=1 FIT_OUT=... bench/style-fit.sh  # weights only (`avatar fit --no-leans`, as before session 41)
 #   FIT_ENGINE_GAP=1 FIT_OUT=... bench/style-fit.sh  # the hold moves each rate by the plain point's
 #                                                  # measured gap to the player on the first half (--engine-style)
 #   FIT_GAP_SEEDS="2 3"                            # with FIT_ENGINE_GAP: that gap averaged over engine seeds 1-3
@@ -68,7 +69,7 @@ for p in $players; do
     f=$out/$p.avt
     [ "$goal" = match ] && f=$out/$p-match.avt
     if [ ! -s "$f" ]; then
-      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" ${FIT_HOLD:+--hold "$FIT_HOLD"} "${gap[@]}" --out "$f.part"
+      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" ${FIT_HOLD:+--hold "$FIT_HOLD"} ${FIT_NO_LEANS:+--no-leans} "${gap[@]}" --out "$f.part"
       mv "$f.part" "$f"
     fi
   done
