@@ -19,9 +19,9 @@ SHARE with the share-trained one.)
 import sys
 
 import numpy as np
-from sklearn.linear_model import Ridge
 
 sys.path.insert(0, "bench/estimate")
+import feature_check  # noqa: E402
 from feature_check import load  # noqa: E402
 
 
@@ -37,17 +37,7 @@ def in_share(i, share):
 
 
 def ridge(x, y, fit, val, test, base):
-    mu, sd = np.nanmean(x[fit], 0), np.nanstd(x[fit], 0)
-    sd[sd < 1e-9] = 1.0
-    z = np.nan_to_num((x - mu) / sd)
-    best = None
-    for alpha in (0.1, 1, 10, 100, 1000):
-        m = Ridge(alpha=alpha).fit(z[fit], y[fit])
-        v = np.abs(m.predict(z[val]) - y[val]).mean()
-        if best is None or v < best[0]:
-            t = np.abs(m.predict(z[test]) - y[test]).mean()
-            best = (v, t, alpha)
-    v, t, a = best
+    v, t, a = feature_check.ridge(x, y, fit, val, test)
     return f"validation {v:.1f}, test {t:.1f} ({100 * (t / base - 1):+.1f} %), alpha {a}, {fit.sum()} fitted sides"
 
 

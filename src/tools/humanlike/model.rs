@@ -729,7 +729,8 @@ pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Res
     let mut model = train(&fit, &val, cfg, "human-model", version);
     let name_of = |p: &Path| p.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let t = &mut model.header.training;
-    let share = if cfg.fit_share < 100 { format!(" and (index / 10) mod 100 < {}", cfg.fit_share) } else { String::new() };
+    let share =
+        if cfg.fit_share < 100 { format!(" and (index / 10) mod 100 < {}", cfg.fit_share) } else { String::new() };
     t.insert(
         "data".into(),
         format!("{} (games with index mod 10 in 0..=6{share}; validation 7; test 8, 9)", name_of(pgn)),

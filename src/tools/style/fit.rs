@@ -416,6 +416,17 @@ pub fn expected_rates(ds: &[Decision], w: &[f64; KS], model: Model) -> [Option<f
     std::array::from_fn(|i| (n[i] > 0).then(|| sum[i] / n[i] as f64))
 }
 
+/// The played move `j`'s term of the objective `goal` (its log-probability or its probability under
+/// the mixture with slips), the share by which a logit's slope moves it, and the curvature factor:
+/// d ln mix_j = (1 − slip) · p_j / mix_j · d ln p_j (the Boltzmann share of the played move);
+/// d mix_j = (1 − slip) · p_j · d ln p_j.
+fn played_term(goal: Objective, p: &[f64], mixed: &[f64], j: usize, slip: f64) -> (f64, f64, f64) {
+    match goal {
+        Objective::Likelihood => (mixed[j].max(1e-300).ln(), (1.0 - slip) * p[j] / mixed[j].max(1e-300), 1.0),
+        Objective::Match => (mixed[j], (1.0 - slip) * p[j], 1.0 - slip),
+    }
+}
+
 /// The objective at the shared weights `w` (less the pull and the style hold), its gradient and a
 /// diagonal curvature bound (positive); `target` holds the player's rates.
 fn objective(
@@ -438,18 +449,8 @@ fn objective(
         let p = softmax(&l);
         let mixed = mix(&p, model);
         let j = d.played;
-        // d ln mix_j = (1 − slip) · p_j / mix_j · d ln p_j: the Boltzmann share of the played move;
-        // d mix_j = (1 − slip) · p_j · d ln p_j.
-        let (share, curve) = match goal {
-            Objective::Likelihood => {
-                f += mixed[j].max(1e-300).ln();
-                ((1.0 - model.slip) * p[j] / mixed[j].max(1e-300), 1.0)
-            }
-            Objective::Match => {
-                f += mixed[j];
-                ((1.0 - model.slip) * p[j], 1.0 - model.slip)
-            }
-        };
+        let (value, share, curve) = played_term(goal, &p, &mixed, j, model.slip);
+        f += value;
         for k in 0..K {
             // A shared weight moves both sides' slots.
             let e = |s: &[f64; KS]| s[k] + s[K + k];
@@ -524,22 +525,36 @@ fn project(w: &mut [f64; K]) {
 /// The weights that maximise the objective (see the module text), from w = 100.
 pub fn fit(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize)) -> [f64; K] {
     let target = hold_targets(ds, model, s.gap.as_ref());
-    let mut w = [100.0; K];
-    let (mut f, mut g, mut h) = objective(ds, &w, model, s, &target);
-    for it in 0..300 {
+    ascend([100.0; K], 300, |w| objective(ds, w, model, s, &target), project, progress)
+}
+
+/// Projected Newton-diagonal ascent with backtracking from `x`: each step moves every coordinate
+/// by `t · g / h` (t halved, at most 30 times, until the objective rises) and `project` keeps the
+/// point feasible; it stops when no step rises or after `iterations` steps. `eval` gives the
+/// objective, its gradient and a positive diagonal curvature; `progress` each step's index.
+/// Deterministic: a fixed order, no draws.
+fn ascend<const N: usize>(
+    mut x: [f64; N],
+    iterations: usize,
+    eval: impl Fn(&[f64; N]) -> (f64, [f64; N], [f64; N]),
+    project: impl Fn(&mut [f64; N]),
+    progress: &dyn Fn(usize),
+) -> [f64; N] {
+    let (mut f, mut g, mut h) = eval(&x);
+    for it in 0..iterations {
         progress(it);
         let mut t = 1.0;
         let mut moved = false;
         for _ in 0..30 {
-            let mut next = w;
-            for k in 0..K {
+            let mut next = x;
+            for k in 0..N {
                 next[k] += t * g[k] / h[k].max(1e-12);
             }
             project(&mut next);
-            let (nf, ng, nh) = objective(ds, &next, model, s, &target);
+            let (nf, ng, nh) = eval(&next);
             if nf > f {
                 moved = nf - f > 1e-12;
-                (w, f, g, h) = (next, nf, ng, nh);
+                (x, f, g, h) = (next, nf, ng, nh);
                 break;
             }
             t *= 0.5;
@@ -548,7 +563,17 @@ pub fn fit(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize))
             break;
         }
     }
-    w
+    x
+}
+
+/// The player's decisions in two folds of their games (alternate games in order), for the
+/// cross-validations of [`choose_pull`] and [`choose_lean_pull`].
+fn two_folds(ds: &[Decision]) -> [Vec<Decision>; 2] {
+    let mut games: Vec<usize> = ds.iter().map(|d| d.cluster).collect();
+    games.sort_unstable();
+    games.dedup();
+    let fold = |d: &Decision| games.binary_search(&d.cluster).map_or(0, |i| i % 2);
+    std::array::from_fn(|f| ds.iter().filter(|d| fold(d) == f).cloned().collect::<Vec<_>>())
 }
 
 /// Pulls a fit chooses among ([`choose_pull`]), from none (only the 0-200 bounds hold the
@@ -571,12 +596,7 @@ pub fn goal_value(ds: &[Decision], w: &[f64; K], model: Model, goal: Objective) 
 /// pull's score (the smallest pull wins a tie); `progress` is called with each pull's index.
 /// Deterministic.
 pub fn choose_pull(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize)) -> (f64, Vec<(f64, f64)>) {
-    let mut games: Vec<usize> = ds.iter().map(|d| d.cluster).collect();
-    games.sort_unstable();
-    games.dedup();
-    let fold = |d: &Decision| games.binary_search(&d.cluster).map_or(0, |i| i % 2);
-    let parts: [Vec<Decision>; 2] =
-        std::array::from_fn(|f| ds.iter().filter(|d| fold(d) == f).cloned().collect::<Vec<_>>());
+    let parts = two_folds(ds);
     let scores: Vec<(f64, f64)> = PULL_GRID
         .iter()
         .enumerate()
@@ -692,16 +712,8 @@ fn lean_objective(
         let p = softmax(&l);
         let mixed = mix(&p, model);
         let j = d.played;
-        let (share, curve) = match s.objective {
-            Objective::Likelihood => {
-                f += mixed[j].max(1e-300).ln();
-                ((1.0 - model.slip) * p[j] / mixed[j].max(1e-300), 1.0)
-            }
-            Objective::Match => {
-                f += mixed[j];
-                ((1.0 - model.slip) * p[j], 1.0 - model.slip)
-            }
-        };
+        let (value, share, curve) = played_term(s.objective, &p, &mixed, j, model.slip);
+        f += value;
         let means: [f64; C] = std::array::from_fn(|c| slopes.iter().zip(&p).map(|(sl, q)| q * sl[c]).sum());
         for c in 0..C {
             let var: f64 = slopes.iter().zip(&p).map(|(sl, q)| q * (sl[c] - means[c]).powi(2)).sum();
@@ -753,43 +765,20 @@ fn lean_objective(
 /// move model, where the evaluation weights reach the choice only through the style tilt. Zero
 /// where the point has no model. Deterministic (projected Newton-diagonal ascent from 0).
 pub fn fit_leans(ds: &[Decision], w: &[f64; KS], model: Model, s: Settings) -> [f64; Rate::COUNT] {
-    let mut b = [0.0; Rate::COUNT];
+    let b = [0.0; Rate::COUNT];
     if model.lean == 0.0 || ds.is_empty() {
         return b;
     }
     let target = hold_targets(ds, model, s.gap.as_ref());
     let base: Vec<Vec<f64>> = ds.iter().map(|d| logits(&d.moves, &d.offset, w, model)).collect();
-    let (mut f, mut g, mut h) = lean_objective(ds, &base, &b, model, s, &target);
-    for _ in 0..200 {
-        let mut t = 1.0;
-        let mut moved = false;
-        for _ in 0..30 {
-            let next: [f64; Rate::COUNT] =
-                std::array::from_fn(|c| (b[c] + t * g[c] / h[c].max(1e-12)).clamp(-LEAN_CAP, LEAN_CAP));
-            let (nf, ng, nh) = lean_objective(ds, &base, &next, model, s, &target);
-            if nf > f {
-                moved = nf - f > 1e-12;
-                (b, f, g, h) = (next, nf, ng, nh);
-                break;
-            }
-            t *= 0.5;
-        }
-        if !moved {
-            break;
-        }
-    }
-    b
+    let cap = |b: &mut [f64; Rate::COUNT]| b.iter_mut().for_each(|x| *x = x.clamp(-LEAN_CAP, LEAN_CAP));
+    ascend(b, 200, |b| lean_objective(ds, &base, b, model, s, &target), cap, &|_| {})
 }
 
 /// The lean pull of [`LEAN_PULL_GRID`] whose lean fits best predict games they did not see (two
 /// folds of the player's games, as [`choose_pull`]), with every pull's held-out score.
 pub fn choose_lean_pull(ds: &[Decision], w: &[f64; KS], model: Model, s: Settings) -> (f64, Vec<(f64, f64)>) {
-    let mut games: Vec<usize> = ds.iter().map(|d| d.cluster).collect();
-    games.sort_unstable();
-    games.dedup();
-    let fold = |d: &Decision| games.binary_search(&d.cluster).map_or(0, |i| i % 2);
-    let parts: [Vec<Decision>; 2] =
-        std::array::from_fn(|f| ds.iter().filter(|d| fold(d) == f).cloned().collect::<Vec<_>>());
+    let parts = two_folds(ds);
     let scores: Vec<(f64, f64)> = LEAN_PULL_GRID
         .iter()
         .map(|&pull| {
