@@ -416,6 +416,57 @@ pub fn expected_rates(ds: &[Decision], w: &[f64; KS], model: Model) -> [Option<f
     std::array::from_fn(|i| (n[i] > 0).then(|| sum[i] / n[i] as f64))
 }
 
+/// The style hold's sums over the decisions, for an objective with `N` parameters: per rate, the
+/// decisions in its denominator, Σ of the expected rate and Σ of its slope per parameter.
+struct HoldSums<const N: usize> {
+    n: [usize; Rate::COUNT],
+    sum: [f64; Rate::COUNT],
+    grad: [[f64; N]; Rate::COUNT],
+}
+
+impl<const N: usize> HoldSums<N> {
+    fn new() -> Self {
+        HoldSums { n: [0; Rate::COUNT], sum: [0.0; Rate::COUNT], grad: [[0.0; N]; Rate::COUNT] }
+    }
+
+    /// Adds decision `d` with Boltzmann probabilities `p` and mixture `mixed`; `centred(a, k)` is
+    /// move a's logit slope for parameter k less its mean under `p` (d mix_a = (1 − slip) · p_a ·
+    /// that: the expected rate's slope is the covariance).
+    fn add(&mut self, d: &Decision, p: &[f64], mixed: &[f64], slip: f64, centred: impl Fn(usize, usize) -> f64) {
+        for r in Rate::ALL {
+            let i = r as usize;
+            if d.facts[d.played][i].is_none() {
+                continue;
+            }
+            self.n[i] += 1;
+            for (a, fa) in d.facts.iter().enumerate() {
+                if fa[i] == Some(true) {
+                    self.sum[i] += mixed[a];
+                    for k in 0..N {
+                        self.grad[i][k] += (1.0 - slip) * p[a] * centred(a, k);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Subtracts `hold · Σ_r (expected_r − target_r)²` from the objective `f`, with its gradient
+    /// and a Gauss-Newton curvature (the square's, without the gap's own second derivative).
+    fn apply(&self, hold: f64, target: &[Option<f64>; Rate::COUNT], f: &mut f64, g: &mut [f64; N], h: &mut [f64; N]) {
+        for (i, goal) in target.iter().enumerate() {
+            let (Some(t), true) = (*goal, self.n[i] > 0) else { continue };
+            let m = self.n[i] as f64;
+            let gap = self.sum[i] / m - t;
+            *f -= hold * gap * gap;
+            for k in 0..N {
+                let slope = self.grad[i][k] / m;
+                g[k] -= 2.0 * hold * gap * slope;
+                h[k] += 2.0 * hold * slope * slope;
+            }
+        }
+    }
+}
+
 /// The played move `j`'s term of the objective `goal` (its log-probability or its probability under
 /// the mixture with slips), the share by which a logit's slope moves it, and the curvature factor:
 /// d ln mix_j = (1 − slip) · p_j / mix_j · d ln p_j (the Boltzmann share of the played move);
@@ -441,9 +492,7 @@ fn objective(
     let (mut f, mut g, mut h) = (0.0, [0.0; K], [0.0; K]);
     let ws = shared(w);
     // The style hold's sums: per rate, Σ expected rate, its gradient, and the decisions counted.
-    let mut rate_sum = [0.0; Rate::COUNT];
-    let mut rate_grad = [[0.0; K]; Rate::COUNT];
-    let mut rate_n = [0usize; Rate::COUNT];
+    let mut hold = HoldSums::<K>::new();
     for d in ds {
         let (l, slopes) = logits_and_slopes(&d.moves, &d.offset, &ws, model);
         let p = softmax(&l);
@@ -463,21 +512,7 @@ fn objective(
             // d mix_a = (1 − slip) · p_a · (e_a − mean): the expected rate's slope is the covariance.
             let means: [f64; K] =
                 std::array::from_fn(|k| slopes.iter().zip(&p).map(|(s, p)| p * (s[k] + s[K + k])).sum());
-            for r in Rate::ALL {
-                let i = r as usize;
-                if d.facts[j][i].is_none() {
-                    continue;
-                }
-                rate_n[i] += 1;
-                for (a, fa) in d.facts.iter().enumerate() {
-                    if fa[i] == Some(true) {
-                        rate_sum[i] += mixed[a];
-                        for k in 0..K {
-                            rate_grad[i][k] += (1.0 - model.slip) * p[a] * (slopes[a][k] + slopes[a][K + k] - means[k]);
-                        }
-                    }
-                }
-            }
+            hold.add(d, &p, &mixed, model.slip, |a, k| slopes[a][k] + slopes[a][K + k] - means[k]);
         }
     }
     f /= n;
@@ -488,18 +523,7 @@ fn objective(
         h[k] = h[k] / n + 2.0 * pull / 1e4;
     }
     if s.hold > 0.0 {
-        for i in 0..Rate::COUNT {
-            let (Some(t), true) = (target[i], rate_n[i] > 0) else { continue };
-            let m = rate_n[i] as f64;
-            let gap = rate_sum[i] / m - t;
-            f -= s.hold * gap * gap;
-            for k in 0..K {
-                let slope = rate_grad[i][k] / m;
-                g[k] -= 2.0 * s.hold * gap * slope;
-                // Gauss-Newton: the square's curvature without the gap's own second derivative.
-                h[k] += 2.0 * s.hold * slope * slope;
-            }
-        }
+        hold.apply(s.hold, target, &mut f, &mut g, &mut h);
     }
     (f, g, h)
 }
@@ -697,9 +721,7 @@ fn lean_objective(
     const C: usize = Rate::COUNT;
     let n = ds.len().max(1) as f64;
     let (mut f, mut g, mut h) = (0.0, [0.0; C], [0.0; C]);
-    let mut rate_sum = [0.0; C];
-    let mut rate_grad = [[0.0; C]; C];
-    let mut rate_n = [0usize; C];
+    let mut hold = HoldSums::<C>::new();
     for (d, l0) in ds.iter().zip(base) {
         // Each move's slope per lean: β where the move is of that kind.
         let slopes: Vec<[f64; C]> = d
@@ -721,20 +743,7 @@ fn lean_objective(
             h[c] += curve * var;
         }
         if s.hold > 0.0 {
-            for i in 0..C {
-                if d.facts[j][i].is_none() {
-                    continue;
-                }
-                rate_n[i] += 1;
-                for (a, fa) in d.facts.iter().enumerate() {
-                    if fa[i] == Some(true) {
-                        rate_sum[i] += mixed[a];
-                        for c in 0..C {
-                            rate_grad[i][c] += (1.0 - model.slip) * p[a] * (slopes[a][c] - means[c]);
-                        }
-                    }
-                }
-            }
+            hold.add(d, &p, &mixed, model.slip, |a, c| slopes[a][c] - means[c]);
         }
     }
     f /= n;
@@ -744,17 +753,7 @@ fn lean_objective(
         h[c] = h[c] / n + 2.0 * s.pull;
     }
     if s.hold > 0.0 {
-        for i in 0..C {
-            let (Some(t), true) = (target[i], rate_n[i] > 0) else { continue };
-            let m = rate_n[i] as f64;
-            let gap = rate_sum[i] / m - t;
-            f -= s.hold * gap * gap;
-            for c in 0..C {
-                let slope = rate_grad[i][c] / m;
-                g[c] -= 2.0 * s.hold * gap * slope;
-                h[c] += 2.0 * s.hold * slope * slope;
-            }
-        }
+        hold.apply(s.hold, target, &mut f, &mut g, &mut h);
     }
     (f, g, h)
 }
