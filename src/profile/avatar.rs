@@ -64,7 +64,9 @@ pub enum AvatarProblem {
     Malformed(String),
     /// `lean.KIND` with a kind that is not a fingerprint rate.
     UnknownLean(String),
-    /// A lean that is not an integer within ±[`MAX_LEAN`].
+    /// A lean that is not an integer.
+    BadLean(String),
+    /// A lean outside ±[`MAX_LEAN`].
     LeanOutOfRange(String),
 }
 
@@ -95,6 +97,7 @@ impl fmt::Display for AvatarProblem {
             AvatarProblem::UnknownLean(k) => {
                 write!(f, "unknown move kind '{k}' (expected one of {})", Rate::ALL.map(|r| r.key()).join(", "))
             }
+            AvatarProblem::BadLean(v) => write!(f, "bad lean '{v}' (expected an integer -{MAX_LEAN}..{MAX_LEAN})"),
             AvatarProblem::LeanOutOfRange(v) => write!(f, "lean {v} out of range (-{MAX_LEAN}..{MAX_LEAN})"),
         }
     }
@@ -206,7 +209,7 @@ fn parse_lean(line: &str) -> Result<Option<(Rate, i16)>, AvatarProblem> {
     let text = rhs.trim();
     let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(AvatarProblem::BadNumber(text.to_string()));
+        return Err(AvatarProblem::BadLean(text.to_string()));
     }
     match text.parse::<i64>() {
         Ok(v) if (-MAX_LEAN..=MAX_LEAN).contains(&v) => Ok(Some((rate, v as i16))),
