@@ -19,6 +19,8 @@
 #   FIT_ENGINE_GAP=1 FIT_OUT=... bench/style-fit.sh  # the hold moves each rate by the plain point's
 #                                                  # measured gap to the player on the first half (--engine-style)
 #   FIT_GAP_SEEDS="2 3"                            # with FIT_ENGINE_GAP: that gap averaged over engine seeds 1-3
+#   FIT_CENTRES=1 FIT_OUT=... bench/style-fit.sh   # each fit may start from a shipped avatar (`avatar fit
+#                                                  # --centre`, chosen with the pull by cross-validation)
 #   FIT_SEEDS="2 3" FIT_OUT=... bench/style-fit.sh  # also the fingerprints under engine seeds 2 and 3 (the
 #                                                  # report averages the distance over every seed present)
 #
@@ -43,6 +45,10 @@ fingerprint() {
   "$bin" style "$@" --record "$rec" --facts-out "$facts.part" --json > "$json.part"
   mv "$facts.part" "$facts"; mv "$json.part" "$json"
 }
+centres=()
+if [ -n "${FIT_CENTRES:-}" ]; then
+  for a in avatars/*.avt; do centres+=(--centre "$a"); done
+fi
 for p in $players; do
   gap=()
   if [ -n "${FIT_ENGINE_GAP:-}" ]; then
@@ -69,7 +75,7 @@ for p in $players; do
     f=$out/$p.avt
     [ "$goal" = match ] && f=$out/$p-match.avt
     if [ ! -s "$f" ]; then
-      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" ${FIT_HOLD:+--hold "$FIT_HOLD"} ${FIT_NO_LEANS:+--no-leans} "${gap[@]}" --out "$f.part"
+      "$bin" avatar fit "$pgn" --player "$p" --part first --objective "$goal" ${FIT_HOLD:+--hold "$FIT_HOLD"} ${FIT_NO_LEANS:+--no-leans} "${gap[@]}" "${centres[@]}" --out "$f.part"
       mv "$f.part" "$f"
     fi
   done

@@ -106,6 +106,28 @@ def distance_diff(p, stem):
     return value, stats[50], stats[1949], seeds
 
 
+def plain_null(p):
+    """Is the player's fingerprint told apart from the plain point's at all? The plain point's seed-1
+    distance to the player, and its distribution were the two exchangeable: each of 2000 draws swaps
+    the player's and the engine's moves of a random half of the games (same positions, so the same
+    denominators). Returns (observed, null median, null 95th percentile, p) or None without facts."""
+    humans, plain = facts(f"{p}-humans.facts.tsv"), facts(f"{p}-plain.facts.tsv")
+    if not humans or not plain:
+        return None
+    games = sorted(humans)
+    n = {k: sum(humans[g][k][0] for g in games) for k in RATES}
+    d = {g: {k: plain.get(g, {}).get(k, [0, 0])[1] - humans[g][k][1] for k in RATES} for g in games}
+
+    def dist(signs):
+        return 100 * sum(abs(sum(s * d[g][k] for g, s in zip(games, signs))) / n[k] for k in RATES if n[k])
+
+    observed = dist([1] * len(games))
+    rng = random.Random(1)
+    null = sorted(dist([rng.choice((1, -1)) for _ in games]) for _ in range(2000))
+    p_value = (1 + sum(x >= observed for x in null)) / (1 + len(null))
+    return observed, null[1000], null[1899], p_value
+
+
 def player_section(p):
     ev = load(f"{p}-eval.json")
     if not ev:
@@ -179,7 +201,12 @@ def player_section(p):
                    + "; ".join(line) + ".", ""]
     best = max(shipped, key=lambda r: r["expected_match"]["avatar"])
     change = {label: distance_diff(p, "match" if label.endswith("match") else "fitted") for label, _, _, _ in fitted}
-    return md, (p, ev, fitted, best, below, dist, change)
+    null = plain_null(p)
+    if null:
+        md += [f"Told apart from the plain point at all? Its distance to the player, {null[0]:.1f}, against "
+               f"{null[1]:.1f} (median; 95th percentile {null[2]:.1f}) when the player's and the plain point's moves "
+               f"of a random half of the games are swapped (2000 draws): p = {null[3]:.3f}.", ""]
+    return md, (p, ev, fitted, best, below, dist, change, null)
 
 
 def settings(p, label):
@@ -206,7 +233,11 @@ def main():
           "distance: Σ |engine − player| over the rates, engine seed 1, and where the folder holds more "
           "engine seeds (FIT_SEEDS) the same with each rate's difference averaged over them; its change "
           "(fit − plain, negative = closer to the player) with a 95 % interval from resampling the player's "
-          "games (needs the `style --facts-out` files the script writes since session 37).", ""]
+          "games (needs the `style --facts-out` files the script writes since session 37). Noise floor: the "
+          "plain point's seed-1 distance were its moves and the player's exchangeable (the median over 2000 "
+          "draws that swap the two in a random half of the games), and p, how often such a draw is at least "
+          "as far as the plain point is: where p is large the plain point already plays the player's "
+          "fingerprint within what the games can tell, and no fit can come clearly closer.", ""]
     body, summary = [], []
     for p in players:
         part, s = player_section(p)
@@ -215,9 +246,10 @@ def main():
             summary.append(s)
     md += ["## Summary", "",
            "| player | point | positions | fit | pull / hold | expected match: plain → fit | fit − plain | best shipped − plain "
-           "| shipped clearly below / below the fit | fingerprint distance plain → fit | distance fit − plain [95 %] |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for p, ev, fitted, best, below, dist, change in summary:
+           "| shipped clearly below / below the fit | fingerprint distance plain → fit | distance fit − plain [95 %] "
+           "| plain's distance: noise floor [95th pct], p |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p, ev, fitted, best, below, dist, change, null in summary:
         for label, r, _, _ in fitted:
             b = below.get(label)
             d = dist.get(label)
@@ -234,7 +266,8 @@ def main():
                 f"{Path(best['avatar']).stem} {cell(best['expected_match'], 100)} | "
                 f"{'-' if b is None else f'{b[0]} / {b[1]} of {b[2]}'} | "
                 f"{'-' if d is None else f'{d[0]:.1f} → {d[1]:.1f} ({d[2]} rates closer)'}"
-                f"{'' if d is None or len(d) < 6 else f'; over {d[5]} seeds {d[3]:.1f} → {d[4]:.1f}'} | {c_cell} |")
+                f"{'' if d is None or len(d) < 6 else f'; over {d[5]} seeds {d[3]:.1f} → {d[4]:.1f}'} | {c_cell} | "
+                f"{'-' if null is None else f'{null[1]:.1f} [{null[2]:.1f}], p = {null[3]:.3f}'} |")
     md.append("")
     OUT.write_text("\n".join(md + body) + "\n")
     print(f"wrote {OUT} ({len(summary)} players)")

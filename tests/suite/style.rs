@@ -426,6 +426,66 @@ fn the_pull_is_chosen_on_held_out_games() {
     assert_eq!(scores.iter().find(|x| x.0 == a).unwrap().1, top, "{scores:?}");
 }
 
+/// A fit centred on a sided avatar moves from it and keeps its asymmetry: held hard by the pull it
+/// gives the avatar back (every side's weight), and its weights stay within 0-200 on both sides.
+#[test]
+fn a_centred_fit_starts_from_the_avatar_and_keeps_its_sides() {
+    let (point, ds) = synthetic_decisions("Planted");
+    let avatar =
+        sparring::profile::Avatar::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("avatars/attacker.avt"))
+            .unwrap();
+    assert!(avatar.is_sided(), "attacker.avt weighs the two sides alike: pick a sided avatar");
+    let base = fit::weights_of(&avatar);
+    assert_eq!(fit::placed(&[100.0; fit::K], &base), base);
+    let s = fit::Settings { base, ..fit::Settings::likelihood(1e6) };
+    let held = fit::fit(&ds, point.model, s, &|_| {});
+    let back = fit::to_avatar(&held, &base, "x");
+    assert_eq!((back.mg, back.eg, back.opp_mg, back.opp_eg), (avatar.mg, avatar.eg, avatar.opp_mg, avatar.opp_eg));
+    // Free, it moves towards the planted weights, each side within its bounds.
+    let free = fit::fit(&ds, point.model, fit::Settings { base, ..fit::Settings::likelihood(0.002) }, &|_| {});
+    let ws = fit::placed(&free, &base);
+    assert!(ws.iter().all(|x| (0.0..=200.0).contains(x)), "{ws:?}");
+    let m = Term::Material.index();
+    assert!(ws[m] < base[m] - 10.0, "Material(mg) {:.1} from the centre's {}", ws[m], base[m]);
+    let ll = |w: &fit::SideWeights| fit::mean_log_likelihood(&ds, w, point.model);
+    assert!(ll(&ws) > ll(&base) + 0.01, "fit {} vs centre {}", ll(&ws), ll(&base));
+}
+
+/// `--centre` over the command line: the header names the centre chosen and how.
+#[test]
+fn a_fit_names_its_centre() {
+    let pgn = synthetic_file();
+    let attacker = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("avatars/attacker.avt");
+    let args = ["avatar", "fit", pgn.to_str().unwrap(), "--player", "Planted", "--pull", "0.01", "--no-leans"];
+    let (code, out, err) = sparring(&[&args[..], &["--centre", attacker.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the centre chosen by two-fold cross-validation"), "{out}");
+    assert!(out.contains("per centre: plain point "), "{out}");
+    let centre = if out.contains("centre attacker.avt,") { "attacker.avt" } else { "plain point" };
+    assert!(out.contains(&format!("centre {centre}, pull 0.01")), "{out}");
+    sparring::profile::Avatar::parse(&out, "fitted").expect("the fit reads back as an avatar");
+    let (code, plain, err) = sparring(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(plain.contains("centre plain point, pull 0.01, style hold"), "{plain}");
+}
+
+/// Among candidate centres, cross-validation picks the one the moves were drawn from: the planted
+/// player's weights win over the plain point and over an avatar that leans the other way.
+#[test]
+fn the_centre_is_chosen_on_held_out_games() {
+    let (point, ds) = synthetic_decisions("Planted");
+    let planted = fit::shared(&planted());
+    let mut wrong = [100.0; fit::K];
+    wrong[Term::Material.index()] = 140.0;
+    wrong[Term::KingSafety.index()] = 40.0;
+    let centres = [fit::PLAIN, fit::shared(&wrong), planted];
+    let s = fit::Settings::likelihood(0.0);
+    let (k, pull, scores) = fit::choose_centre(&ds, point.model, s, &centres, Some(1.0), &|_| {});
+    assert_eq!((k, pull), (2, 1.0), "{scores:?}");
+    assert!(scores[2] > scores[0] && scores[0] > scores[1], "{scores:?}");
+    assert_eq!(fit::choose_centre(&ds, point.model, s, &centres, Some(1.0), &|_| {}).0, k);
+}
+
 fn expect_failure(args: &[&str], message: &str) {
     let (code, out, err) = sparring(args);
     assert_eq!(code, 1, "{args:?}: exit {code}, stdout {out}, stderr {err}");
@@ -448,6 +508,13 @@ fn bad_inputs_get_clear_messages() {
     expect_failure(&["style", missing.to_str().unwrap(), "--player", "X"], "missing.pgn");
     let (code, _, _) = sparring(&["avatar", "fit", p]);
     assert_eq!(code, 2, "a missing --player is a usage error");
+    let bad_centre = dir.join("bad-centre.avt");
+    std::fs::write(&bad_centre, "Material(mg)=999\n").unwrap();
+    expect_failure(&["avatar", "fit", p, "--player", "Planted", "--centre", bad_centre.to_str().unwrap()], "--centre");
+    expect_failure(
+        &["avatar", "fit", p, "--player", "Planted", "--centre", dir.join("none.avt").to_str().unwrap()],
+        "none.avt",
+    );
     let fit_with = |style: &std::path::Path| {
         vec!["avatar", "fit", p, "--player", "Planted", "--engine-style", style.to_str().unwrap()]
             .into_iter()

@@ -51,10 +51,18 @@ pub enum Command {
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Pull towards 100 %: the objective loses pull · Σ((w − 100)/100)² (default: chosen by
-        /// two-fold cross-validation over the player's games among 0 and 0.0005-1).
+        /// Pull towards the centre (100 % without --centre): the objective loses pull · Σ((w −
+        /// centre)/100)² (default: chosen by two-fold cross-validation over the player's games
+        /// among 0 and 0.0005-1).
         #[arg(long)]
         pull: Option<f64>,
+        /// An avatar the fit may start from instead of the plain point (repeatable; e.g. each
+        /// shipped one): the fit then moves both sides of each of the chosen one's groups alike,
+        /// pulled towards it, and two-fold cross-validation over the player's games chooses it, or
+        /// the plain point, together with the pull. A centre's leans are not kept (the fit fits
+        /// its own).
+        #[arg(long = "centre", value_name = "AVT")]
+        centres: Vec<PathBuf>,
         /// What the weights maximise: the likelihood of the player's moves, or the expected match
         /// (how often the point would play them).
         #[arg(long, value_enum, default_value_t = fit::Objective::Likelihood)]
@@ -165,24 +173,64 @@ pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
     Ok(Prepared { point, games: mine.len(), decisions })
 }
 
-/// The .avt text of a fit.
-pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings, leans: bool) -> String {
-    let (pull, chosen) = match pull {
-        Some(x) => (x, String::new()),
-        None => {
-            let bar = progress_bar(fit::PULL_GRID.len(), "pulls tried");
-            let (x, scores) = fit::choose_pull(&p.decisions, p.point.model, s, &|i| bar.set_position(i as u64));
-            bar.finish_and_clear();
-            let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
-            (x, format!(" (chosen by two-fold cross-validation over games; held-out {:?}: {list})", s.objective))
+/// A fit's candidate centres: the plain point, then each avatar file (name, per-side weights).
+pub fn centres(files: &[PathBuf]) -> Result<Vec<(String, [f64; fit::KS])>, String> {
+    let mut out = vec![("plain point".to_string(), fit::PLAIN)];
+    for f in files {
+        let a = Avatar::load(f).map_err(|e| format!("--centre: {e}"))?;
+        let name = f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned());
+        out.push((name, fit::weights_of(&a)));
+    }
+    Ok(out)
+}
+
+/// The .avt text of a fit from the first of `centres` ([`centres`]), or with more than one from
+/// the one cross-validation chooses.
+pub fn fit_text(
+    c: &Common,
+    p: &Prepared,
+    pull: Option<f64>,
+    s: fit::Settings,
+    leans: bool,
+    centres: &[(String, [f64; fit::KS])],
+) -> String {
+    let (centre, pull, chosen) = if centres.len() > 1 {
+        let per = if pull.is_some() { 1 } else { fit::PULL_GRID.len() };
+        let bar = progress_bar(centres.len() * per, "centres × pulls tried");
+        let bases: Vec<[f64; fit::KS]> = centres.iter().map(|x| x.1).collect();
+        let (k, x, scores) =
+            fit::choose_centre(&p.decisions, p.point.model, s, &bases, pull, &|i| bar.set_position(i as u64));
+        bar.finish_and_clear();
+        let list = centres.iter().zip(&scores).map(|((n, _), v)| format!("{n} {v:.5}")).collect::<Vec<_>>().join(", ");
+        let how = if pull.is_some() { "the centre" } else { "with the centre" };
+        (
+            k,
+            x,
+            format!(
+                " ({how} chosen by two-fold cross-validation over games; held-out {:?} per centre: {list})",
+                s.objective
+            ),
+        )
+    } else {
+        let s = fit::Settings { base: centres.first().map_or(fit::PLAIN, |x| x.1), ..s };
+        match pull {
+            Some(x) => (0, x, String::new()),
+            None => {
+                let bar = progress_bar(fit::PULL_GRID.len(), "pulls tried");
+                let (x, scores) = fit::choose_pull(&p.decisions, p.point.model, s, &|i| bar.set_position(i as u64));
+                bar.finish_and_clear();
+                let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
+                (0, x, format!(" (chosen by two-fold cross-validation over games; held-out {:?}: {list})", s.objective))
+            }
         }
     };
-    let s = fit::Settings { pull, ..s };
+    let (centre_name, base) = centres.get(centre).cloned().unwrap_or(("plain point".to_string(), fit::PLAIN));
+    let s = fit::Settings { pull, base, ..s };
     let (goal, hold) = (s.objective, s.hold);
     let bar = progress_bar(300, "iterations");
     let w = fit::fit(&p.decisions, p.point.model, s, &|i| bar.set_position(i as u64));
     bar.finish_and_clear();
-    let mut avatar = fit::to_avatar(&w, "fitted");
+    let mut avatar = fit::to_avatar(&w, &base, "fitted");
     let model = p.point.model;
     // Then the leans, with the rounded weights held, where the point chooses with the model.
     let lean_note = if leans && model.lean != 0.0 {
@@ -224,7 +272,7 @@ pub fn fit_text(c: &Common, p: &Prepared, pull: Option<f64>, s: fit::Settings, l
         .join(", ");
     let comment = format!(
         "{} — fitted by `sparring avatar fit` to {}'s moves: {} games ({:?} part) of {file},\n\
-         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, pull {pull}{chosen}, style hold {hold};\n\
+         {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, centre {centre_name}, pull {pull}{chosen}, style hold {hold};\n\
          {lean_note}.\n\
          Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights;\n\
          expected match {match0:.2} % plain, {match1:.2} % with them (weights and leans).\n\
@@ -412,17 +460,36 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `sparring avatar`.
 pub fn main(args: Args) -> ExitCode {
     let result = match &args.command {
-        Command::Fit { common, out, pull, objective, hold, engine_style, measure_gap, gap_seeds, jobs, no_leans } => {
+        Command::Fit {
+            common,
+            out,
+            pull,
+            objective,
+            hold,
+            centres: centre_files,
+            engine_style,
+            measure_gap,
+            gap_seeds,
+            jobs,
+            no_leans,
+        } => {
             let gap = engine_style
                 .iter()
                 .map(|f| read_gap(f))
                 .collect::<Result<Vec<_>, _>>()
                 .map(|g| (!g.is_empty()).then(|| mean_gap(&g)));
             gap.and_then(|gap| {
+                let centres = centres(centre_files)?;
                 prepare(common, MIN_GAMES).and_then(|p| {
                     let gap = if *measure_gap { Some(measure(common, &p, *jobs, *gap_seeds)?) } else { gap };
-                    let s = fit::Settings { objective: *objective, pull: pull.unwrap_or(0.0), hold: *hold, gap };
-                    write_out(out.as_deref(), &fit_text(common, &p, *pull, s, !*no_leans))
+                    let s = fit::Settings {
+                        objective: *objective,
+                        pull: pull.unwrap_or(0.0),
+                        hold: *hold,
+                        gap,
+                        base: fit::PLAIN,
+                    };
+                    write_out(out.as_deref(), &fit_text(common, &p, *pull, s, !*no_leans, &centres))
                 })
             })
         }

@@ -127,10 +127,17 @@ impl MoveValue {
 
 /// The same weights for both sides: the model's vector of a fit's 26.
 pub fn shared(w: &[f64; K]) -> [f64; KS] {
-    let mut out = [0.0; KS];
-    out[..K].copy_from_slice(w);
-    out[K..].copy_from_slice(w);
-    out
+    placed(w, &PLAIN)
+}
+
+/// The plain point's per-side weights (every group at 100 %): the centre of a fit by default.
+pub const PLAIN: [f64; KS] = [100.0; KS];
+
+/// A fit's 26 shared weights laid on the per-side weights of its centre `base`: each side's weight
+/// moves by w − 100, so a fit centred on a sided avatar keeps the avatar's own/opponent asymmetry
+/// (on [`PLAIN`] this is [`shared`]).
+pub fn placed(w: &[f64; K], base: &[f64; KS]) -> [f64; KS] {
+    std::array::from_fn(|i| base[i] + w[i % K] - 100.0)
 }
 
 /// Per-side slopes of a trace's value for `mover` (cp per weight percent): the mover's groups
@@ -356,7 +363,14 @@ pub struct Settings {
     /// gap, so that the fit moves each rate by what the engine needs, not by what the model alone
     /// sees. None: the target is the player's own rate.
     pub gap: Option<Gap>,
+    /// The centre: per-side weights the fit starts from and is pulled towards ([`PLAIN`], or a
+    /// shipped avatar's); the fit moves both sides of each group alike (see [`placed`]).
+    pub base: SideWeights,
 }
+
+/// Per-side weights ([`KS`] of them; a literal length for the same reason as [`Gap`]'s).
+pub type SideWeights = [f64; 52];
+const _: () = assert!(KS == 52);
 
 /// One optional value per fingerprint rate, in [`Rate::ALL`] order (a literal length: rustc 1.95
 /// trips over the associated constant in this struct's field type when it is copied in a closure).
@@ -366,7 +380,7 @@ const _: () = assert!(Rate::COUNT == 11);
 impl Settings {
     /// The likelihood with a pull and no style hold.
     pub fn likelihood(pull: f64) -> Settings {
-        Settings { objective: Objective::Likelihood, pull, hold: 0.0, gap: None }
+        Settings { objective: Objective::Likelihood, pull, hold: 0.0, gap: None, base: PLAIN }
     }
 }
 
@@ -490,7 +504,7 @@ fn objective(
     let (goal, pull) = (s.objective, s.pull);
     let n = ds.len().max(1) as f64;
     let (mut f, mut g, mut h) = (0.0, [0.0; K], [0.0; K]);
-    let ws = shared(w);
+    let ws = placed(w, &s.base);
     // The style hold's sums: per rate, Σ expected rate, its gradient, and the decisions counted.
     let mut hold = HoldSums::<K>::new();
     for d in ds {
@@ -540,16 +554,18 @@ pub fn mean_match(ds: &[Decision], w: &[f64; KS], model: Model) -> f64 {
     ds.iter().map(|d| probabilities(d, w, model).1[d.played]).sum::<f64>() / n
 }
 
-fn project(w: &mut [f64; K]) {
-    for x in w.iter_mut() {
-        *x = x.clamp(0.0, 200.0);
+/// Keeps every side's weight of `w` laid on `base` within 0-200 %.
+fn project(w: &mut [f64; K], base: &[f64; KS]) {
+    for (k, x) in w.iter_mut().enumerate() {
+        let (own, opp) = (base[k], base[K + k]);
+        *x = x.clamp(100.0 - own.min(opp), 300.0 - own.max(opp));
     }
 }
 
-/// The weights that maximise the objective (see the module text), from w = 100.
+/// The weights that maximise the objective (see the module text), from w = 100 (the centre).
 pub fn fit(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize)) -> [f64; K] {
     let target = hold_targets(ds, model, s.gap.as_ref());
-    ascend([100.0; K], 300, |w| objective(ds, w, model, s, &target), project, progress)
+    ascend([100.0; K], 300, |w| objective(ds, w, model, s, &target), |w| project(w, &s.base), progress)
 }
 
 /// Projected Newton-diagonal ascent with backtracking from `x`: each step moves every coordinate
@@ -605,12 +621,11 @@ fn two_folds(ds: &[Decision]) -> [Vec<Decision>; 2] {
 /// of seven players, so the grid now reaches below it.
 pub const PULL_GRID: [f64; 8] = [0.0, 0.0005, 0.002, 0.01, 0.03, 0.1, 0.3, 1.0];
 
-/// The mean of what `goal` maximises (no pull, no hold) over `ds` under the shared weights `w`.
-pub fn goal_value(ds: &[Decision], w: &[f64; K], model: Model, goal: Objective) -> f64 {
-    let ws = shared(w);
+/// The mean of what `goal` maximises (no pull, no hold) over `ds` under the per-side weights `ws`.
+pub fn goal_value(ds: &[Decision], ws: &[f64; KS], model: Model, goal: Objective) -> f64 {
     match goal {
-        Objective::Likelihood => mean_log_likelihood(ds, &ws, model),
-        Objective::Match => mean_match(ds, &ws, model),
+        Objective::Likelihood => mean_log_likelihood(ds, ws, model),
+        Objective::Match => mean_match(ds, ws, model),
     }
 }
 
@@ -620,8 +635,19 @@ pub fn goal_value(ds: &[Decision], w: &[f64; K], model: Model, goal: Objective) 
 /// pull's score (the smallest pull wins a tie); `progress` is called with each pull's index.
 /// Deterministic.
 pub fn choose_pull(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn(usize)) -> (f64, Vec<(f64, f64)>) {
+    choose_pull_among(ds, model, s, &PULL_GRID, progress)
+}
+
+/// [`choose_pull`] over the pulls of `grid` (the first wins a tie).
+fn choose_pull_among(
+    ds: &[Decision],
+    model: Model,
+    s: Settings,
+    grid: &[f64],
+    progress: &dyn Fn(usize),
+) -> (f64, Vec<(f64, f64)>) {
     let parts = two_folds(ds);
-    let scores: Vec<(f64, f64)> = PULL_GRID
+    let scores: Vec<(f64, f64)> = grid
         .iter()
         .enumerate()
         .map(|(i, &pull)| {
@@ -629,25 +655,57 @@ pub fn choose_pull(ds: &[Decision], model: Model, s: Settings, progress: &dyn Fn
             let held: f64 = (0..2)
                 .map(|f| {
                     let w = fit(&parts[1 - f], model, Settings { pull, ..s }, &|_| {});
-                    goal_value(&parts[f], &w, model, s.objective)
+                    goal_value(&parts[f], &placed(&w, &s.base), model, s.objective)
                 })
                 .sum();
             (pull, held / 2.0)
         })
         .collect();
-    let best = scores.iter().copied().fold((PULL_GRID[0], f64::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
+    let best = scores.iter().copied().fold((grid[0], f64::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
     (best.0, scores)
 }
 
-/// The weights as an avatar (rounded to whole percent).
-pub fn to_avatar(w: &[f64; K], file: &str) -> Avatar {
-    let (mut mg, mut eg) = ([100; Term::COUNT], [100; Term::COUNT]);
+/// The centre a fit starts from and is pulled towards, chosen with the pull: for each of
+/// `centres` (per-side weights; put the plain point's, [`PLAIN`], first), the pull of
+/// [`PULL_GRID`] (or only `pull`, where given) whose two-fold fits best predict held-out games, as
+/// [`choose_pull`]; the centre with the best such score wins (the earlier on a tie). Returns its
+/// index, its pull and each centre's best held-out score; `progress` counts the fits' pulls
+/// (centres × pulls). Deterministic.
+pub fn choose_centre(
+    ds: &[Decision],
+    model: Model,
+    s: Settings,
+    centres: &[[f64; KS]],
+    pull: Option<f64>,
+    progress: &dyn Fn(usize),
+) -> (usize, f64, Vec<f64>) {
+    let grid: Vec<f64> = pull.map_or(PULL_GRID.to_vec(), |p| vec![p]);
+    let mut best = (0, grid[0], f64::NEG_INFINITY);
+    let mut scores = Vec::new();
+    for (c, base) in centres.iter().enumerate() {
+        let (p, list) =
+            choose_pull_among(ds, model, Settings { base: *base, ..s }, &grid, &|i| progress(c * grid.len() + i));
+        let score = list.iter().find(|x| x.0 == p).map_or(f64::NEG_INFINITY, |x| x.1);
+        if score > best.2 {
+            best = (c, p, score);
+        }
+        scores.push(score);
+    }
+    (best.0, best.1, scores)
+}
+
+/// The weights laid on the centre `base` as an avatar (each side rounded to whole percent; sided
+/// where the centre is).
+pub fn to_avatar(w: &[f64; K], base: &[f64; KS], file: &str) -> Avatar {
+    let ws = placed(w, base);
+    let pct = |i: usize| ws[i].round().clamp(0.0, 200.0) as u16;
+    let mut a = Avatar::both(file, [100; Term::COUNT], [100; Term::COUNT]);
     for t in Term::ALL {
         let i = t.index();
-        mg[i] = w[i].round().clamp(0.0, 200.0) as u16;
-        eg[i] = w[Term::COUNT + i].round().clamp(0.0, 200.0) as u16;
+        (a.mg[i], a.eg[i]) = (pct(i), pct(Term::COUNT + i));
+        (a.opp_mg[i], a.opp_eg[i]) = (pct(K + i), pct(K + Term::COUNT + i));
     }
-    Avatar::both(file, mg, eg)
+    a
 }
 
 /// An avatar's weights as the model's per-side vector (the mover's groups weighed by `mg`/`eg`,
