@@ -216,7 +216,9 @@ def settings(p, label):
     pull = re.search(r"pull ([0-9.]*[0-9])", text)
     hold = re.search(r"style hold ([0-9.]*[0-9])", text)
     cv = " (cv)" if "cross-validation" in text else ""
-    return f"{pull.group(1) if pull else '-'}{cv} / {hold.group(1) if hold else '0'}"
+    centre = re.search(r"centre ([^,]*), pull", text)
+    at = f" at {centre.group(1)}" if centre and centre.group(1) != "plain point" else ""
+    return f"{pull.group(1) if pull else '-'}{cv}{at} / {hold.group(1) if hold else '0'}"
 
 
 def main():
@@ -228,7 +230,8 @@ def main():
           "under the ladder point's choice model as the fitter models it (Boltzmann over quiescence "
           "values, human move model with the avatar's style tilt, slips); differences paired over the "
           "same decisions, 95 % bootstrap over games; **bold** where the interval excludes 0. "
-          "Pull / hold: each fit's pull towards 100 % ((cv): chosen by two-fold cross-validation over the "
+          "Pull / hold: each fit's pull towards its centre (100 %, or the shipped avatar named after "
+          "'at' where `avatar fit --centre` chose one; (cv): chosen by two-fold cross-validation over the "
           "first half's games) and style hold (`avatar fit --hold`), from its .avt header. Fingerprint "
           "distance: Σ |engine − player| over the rates, engine seed 1, and where the folder holds more "
           "engine seeds (FIT_SEEDS) the same with each rate's difference averaged over them; its change "
