@@ -451,6 +451,19 @@ fn a_centred_fit_starts_from_the_avatar_and_keeps_its_sides() {
     assert!(ll(&ws) > ll(&base) + 0.01, "fit {} vs centre {}", ll(&ws), ll(&base));
 }
 
+/// The held-out expected match a fit records: fitted on one fold of the games and scored on the
+/// other, the planted player's fit beats the same fit held at the plain point, whose score is the
+/// plain point's own match.
+#[test]
+fn the_held_out_match_rewards_a_fit_that_generalises() {
+    let (point, ds) = synthetic_decisions("Planted");
+    let free = fit::held_out_match(&ds, point.model, fit::Settings::likelihood(0.002), None);
+    let held = fit::held_out_match(&ds, point.model, fit::Settings::likelihood(1e6), None);
+    assert!(free > held + 0.005, "held-out match: fit {free:.4}, held at plain {held:.4}");
+    let plain = fit::mean_match(&ds, &fit::PLAIN, point.model);
+    assert!((held - plain).abs() < 0.01, "held at plain {held:.4}, the plain point's match {plain:.4}");
+}
+
 /// `--centre` over the command line: the header names the centre chosen and how.
 #[test]
 fn a_fit_names_its_centre() {
@@ -461,6 +474,7 @@ fn a_fit_names_its_centre() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("the centre chosen by two-fold cross-validation"), "{out}");
     assert!(out.contains("per centre: plain point "), "{out}");
+    assert!(out.contains("held-out expected match of these settings "), "{out}");
     let centre = if out.contains("centre attacker.avt,") { "attacker.avt" } else { "plain point" };
     assert!(out.contains(&format!("centre {centre}, pull 0.01")), "{out}");
     sparring::profile::Avatar::parse(&out, "fitted").expect("the fit reads back as an avatar");

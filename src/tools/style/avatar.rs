@@ -233,13 +233,14 @@ pub fn fit_text(
     let mut avatar = fit::to_avatar(&w, &base, "fitted");
     let model = p.point.model;
     // Then the leans, with the rounded weights held, where the point chooses with the model.
+    let mut lean_pull = None;
     let lean_note = if leans && model.lean != 0.0 {
         let held = fit::weights_of(&avatar);
-        let (lean_pull, scores) = fit::choose_lean_pull(&p.decisions, &held, model, s);
-        avatar.lean =
-            fit::lean_percent(&fit::fit_leans(&p.decisions, &held, model, fit::Settings { pull: lean_pull, ..s }));
+        let (pull, scores) = fit::choose_lean_pull(&p.decisions, &held, model, s);
+        lean_pull = Some(pull);
+        avatar.lean = fit::lean_percent(&fit::fit_leans(&p.decisions, &held, model, fit::Settings { pull, ..s }));
         let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
-        format!("leans fitted after the weights, pull {lean_pull} (two-fold cross-validation: {list})")
+        format!("leans fitted after the weights, pull {pull} (two-fold cross-validation: {list})")
     } else if leans {
         "no leans: the point does not choose with the human move model".to_string()
     } else {
@@ -253,6 +254,7 @@ pub fn fit_text(
         100.0 * fit::mean_match(&p.decisions, &[100.0; fit::KS], model),
         100.0 * fit::mean_match(&leaned, &fit::weights_of(&avatar), model),
     );
+    let held_out = 100.0 * fit::held_out_match(&p.decisions, model, s, lean_pull);
     let file = c.pgn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     // The player's fingerprint rates on these decisions and the model's expected ones, plain and fitted.
     let (mine, target, plain, fitted) = (
@@ -275,7 +277,8 @@ pub fn fit_text(
          {} positions, at ladder point {} (lambda {}, slips {}, human model beta {}, style tilt {}), objective {goal:?}, centre {centre_name}, pull {pull}{chosen}, style hold {hold};\n\
          {lean_note}.\n\
          Mean log-likelihood of the played moves: {before:.5} plain, {after:.5} with these weights;\n\
-         expected match {match0:.2} % plain, {match1:.2} % with them (weights and leans).\n\
+         expected match {match0:.2} % plain, {match1:.2} % with them (weights and leans);\n\
+         held-out expected match of these settings {held_out:.2} % (two folds of the games, each fitted on the other).\n\
          Rates in % (player / hold target{} / model plain / model with them): {rates}.",
         c.player,
         c.player,

@@ -857,6 +857,25 @@ pub fn choose_lean_pull(ds: &[Decision], w: &[f64; KS], model: Model, s: Setting
     (best.0, scores)
 }
 
+/// The expected match of a fit with the settings `s` (its objective, pull and centre fixed) on
+/// games it did not see: two folds of the player's games (as [`choose_pull`]), each fitted on the
+/// other, weights first and then, where `lean_pull` is given and the point chooses with the human
+/// move model, the leans at that pull; the mean of both folds' held-out expected match. What a fit
+/// records so that a choice between fits (of the two objectives, say) needs no other games.
+pub fn held_out_match(ds: &[Decision], model: Model, s: Settings, lean_pull: Option<f64>) -> f64 {
+    let parts = two_folds(ds);
+    let fold = |f: usize| {
+        let (train, test) = (&parts[1 - f], &parts[f]);
+        let w = placed(&fit(train, model, s, &|_| {}), &s.base);
+        let b = match lean_pull {
+            Some(pull) => fit_leans(train, &w, model, Settings { pull, ..s }),
+            None => [0.0; Rate::COUNT],
+        };
+        mean_match(&with_leans(test, &b, model), &w, model)
+    };
+    (fold(0) + fold(1)) / 2.0
+}
+
 /// Fitted leans as an avatar's integers (hundredths, rounded).
 pub fn lean_percent(b: &[f64; Rate::COUNT]) -> [i16; Rate::COUNT] {
     std::array::from_fn(|c| (b[c] * 100.0).round().clamp(-LEAN_CAP * 100.0, LEAN_CAP * 100.0) as i16)
