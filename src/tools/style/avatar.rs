@@ -174,7 +174,7 @@ pub fn prepare(c: &Common, min_games: usize) -> Result<Prepared, String> {
 }
 
 /// A fit's candidate centres: the plain point, then each avatar file (name, per-side weights).
-pub fn centres(files: &[PathBuf]) -> Result<Vec<(String, [f64; fit::KS])>, String> {
+pub fn centres(files: &[PathBuf]) -> Result<Vec<(String, fit::SideWeights)>, String> {
     let mut out = vec![("plain point".to_string(), fit::PLAIN)];
     for f in files {
         let a = Avatar::load(f).map_err(|e| format!("--centre: {e}"))?;
@@ -182,6 +182,68 @@ pub fn centres(files: &[PathBuf]) -> Result<Vec<(String, [f64; fit::KS])>, Strin
         out.push((name, fit::weights_of(&a)));
     }
     Ok(out)
+}
+
+/// Held-out scores as the .avt header lists them: "label score, ...".
+fn score_list<T: std::fmt::Display>(scores: impl Iterator<Item = (T, f64)>) -> String {
+    scores.map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ")
+}
+
+/// Where a fit starts and how hard it is pulled there: the index of its centre among `centres`,
+/// its pull, and how they were chosen (the header's words; empty where nothing was chosen).
+fn choose_start(
+    p: &Prepared,
+    s: fit::Settings,
+    pull: Option<f64>,
+    centres: &[(String, fit::SideWeights)],
+) -> (usize, f64, String) {
+    let model = p.point.model;
+    if centres.len() > 1 {
+        let per = if pull.is_some() { 1 } else { fit::PULL_GRID.len() };
+        let bar = progress_bar(centres.len() * per, "centres × pulls tried");
+        let bases: Vec<fit::SideWeights> = centres.iter().map(|x| x.1).collect();
+        let (k, x, scores) = fit::choose_centre(&p.decisions, model, s, &bases, pull, &|i| bar.set_position(i as u64));
+        bar.finish_and_clear();
+        let list = score_list(centres.iter().map(|x| &x.0).zip(scores));
+        let how = if pull.is_some() { "the centre" } else { "with the centre" };
+        return (
+            k,
+            x,
+            format!(
+                " ({how} chosen by two-fold cross-validation over games; held-out {:?} per centre: {list})",
+                s.objective
+            ),
+        );
+    }
+    let s = fit::Settings { base: centres.first().map_or(fit::PLAIN, |x| x.1), ..s };
+    match pull {
+        Some(x) => (0, x, String::new()),
+        None => {
+            let bar = progress_bar(fit::PULL_GRID.len(), "pulls tried");
+            let (x, scores) = fit::choose_pull(&p.decisions, model, s, &|i| bar.set_position(i as u64));
+            bar.finish_and_clear();
+            let list = score_list(scores.into_iter());
+            (0, x, format!(" (chosen by two-fold cross-validation over games; held-out {:?}: {list})", s.objective))
+        }
+    }
+}
+
+/// Fits the avatar's leans with its rounded weights held, where `leans` asks for them and the
+/// point chooses with the human move model; returns their pull (None where none were fitted) and
+/// the header's line.
+fn add_leans(p: &Prepared, s: fit::Settings, avatar: &mut Avatar, leans: bool) -> (Option<f64>, String) {
+    let model = p.point.model;
+    if !leans {
+        return (None, "no leans (--no-leans)".to_string());
+    }
+    if model.lean == 0.0 {
+        return (None, "no leans: the point does not choose with the human move model".to_string());
+    }
+    let held = fit::weights_of(avatar);
+    let (pull, scores) = fit::choose_lean_pull(&p.decisions, &held, model, s);
+    avatar.lean = fit::lean_percent(&fit::fit_leans(&p.decisions, &held, model, fit::Settings { pull, ..s }));
+    let list = score_list(scores.into_iter());
+    (Some(pull), format!("leans fitted after the weights, pull {pull} (two-fold cross-validation: {list})"))
 }
 
 /// The .avt text of a fit from the first of `centres` ([`centres`]), or with more than one from
@@ -192,38 +254,9 @@ pub fn fit_text(
     pull: Option<f64>,
     s: fit::Settings,
     leans: bool,
-    centres: &[(String, [f64; fit::KS])],
+    centres: &[(String, fit::SideWeights)],
 ) -> String {
-    let (centre, pull, chosen) = if centres.len() > 1 {
-        let per = if pull.is_some() { 1 } else { fit::PULL_GRID.len() };
-        let bar = progress_bar(centres.len() * per, "centres × pulls tried");
-        let bases: Vec<[f64; fit::KS]> = centres.iter().map(|x| x.1).collect();
-        let (k, x, scores) =
-            fit::choose_centre(&p.decisions, p.point.model, s, &bases, pull, &|i| bar.set_position(i as u64));
-        bar.finish_and_clear();
-        let list = centres.iter().zip(&scores).map(|((n, _), v)| format!("{n} {v:.5}")).collect::<Vec<_>>().join(", ");
-        let how = if pull.is_some() { "the centre" } else { "with the centre" };
-        (
-            k,
-            x,
-            format!(
-                " ({how} chosen by two-fold cross-validation over games; held-out {:?} per centre: {list})",
-                s.objective
-            ),
-        )
-    } else {
-        let s = fit::Settings { base: centres.first().map_or(fit::PLAIN, |x| x.1), ..s };
-        match pull {
-            Some(x) => (0, x, String::new()),
-            None => {
-                let bar = progress_bar(fit::PULL_GRID.len(), "pulls tried");
-                let (x, scores) = fit::choose_pull(&p.decisions, p.point.model, s, &|i| bar.set_position(i as u64));
-                bar.finish_and_clear();
-                let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
-                (0, x, format!(" (chosen by two-fold cross-validation over games; held-out {:?}: {list})", s.objective))
-            }
-        }
-    };
+    let (centre, pull, chosen) = choose_start(p, s, pull, centres);
     let (centre_name, base) = centres.get(centre).cloned().unwrap_or(("plain point".to_string(), fit::PLAIN));
     let s = fit::Settings { pull, base, ..s };
     let (goal, hold) = (s.objective, s.hold);
@@ -232,20 +265,7 @@ pub fn fit_text(
     bar.finish_and_clear();
     let mut avatar = fit::to_avatar(&w, &base, "fitted");
     let model = p.point.model;
-    // Then the leans, with the rounded weights held, where the point chooses with the model.
-    let mut lean_pull = None;
-    let lean_note = if leans && model.lean != 0.0 {
-        let held = fit::weights_of(&avatar);
-        let (pull, scores) = fit::choose_lean_pull(&p.decisions, &held, model, s);
-        lean_pull = Some(pull);
-        avatar.lean = fit::lean_percent(&fit::fit_leans(&p.decisions, &held, model, fit::Settings { pull, ..s }));
-        let list = scores.iter().map(|(q, v)| format!("{q} {v:.5}")).collect::<Vec<_>>().join(", ");
-        format!("leans fitted after the weights, pull {pull} (two-fold cross-validation: {list})")
-    } else if leans {
-        "no leans: the point does not choose with the human move model".to_string()
-    } else {
-        "no leans (--no-leans)".to_string()
-    };
+    let (lean_pull, lean_note) = add_leans(p, s, &mut avatar, leans);
     let leaned = fit::with_leans(&p.decisions, &fit::leans_of(&avatar), model);
     let before = fit::mean_log_likelihood(&p.decisions, &[100.0; fit::KS], model);
     // The fitted weights and leans rounded as the file holds them (a fit weighs both sides alike).
