@@ -98,7 +98,7 @@ fi
 L=$R/ladder-v$V.toml
 if run repair; then
     # The fit's steps were judged on short trials and only by the upper point's λ: walk the chain's
-    # 200-game steps into their windows (`humanlike model repair`, src/tools/humanlike/repair.rs).
+    # 200-game steps into their windows (`humanlike model repair`, tools/src/humanlike/repair.rs).
     "$BIN" humanlike model repair --ladder "$R/ladder-v$V-fitted.toml" --jobs "$JOBS" \
         --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 \
         --games "$GAMES" --concurrency "$JOBS" --max-trials "${MAX_TRIALS:-12}" --margin "${REPAIR_MARGIN:-3}" \

@@ -13,5 +13,4 @@ pub mod score;
 pub mod search;
 pub mod seed;
 pub mod tablebase;
-pub mod tools;
 pub mod uci;

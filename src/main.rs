@@ -1,8 +1,8 @@
-//! The `sparring` binary: UCI on stdin/stdout without arguments, else a tool (`tools::cli`).
+//! `sparring-engine`: the engine crate's own binary, the UCI engine on stdin/stdout and nothing else
+//! (the user-facing `sparring` binary of the tools crate speaks the same UCI without arguments).
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.is_empty() { sparring::uci::run_stdio() } else { sparring::tools::cli::main(&args) }
+    sparring::uci::run_stdio()
 }

@@ -3,7 +3,7 @@
 
 Reads `sparring humanlike model check --moves-out` files (each decision's per-move view: both
 searches' scores against the best, slip gates, ln P_human, the oracle's losses, the human's move)
-and computes exact expectations as `model check` does (`src/tools/humanlike/model_fit.rs`,
+and computes exact expectations as `model check` does (`tools/src/humanlike/model_fit.rs`,
 `branch_probabilities`):
 
   bound  — per point, the highest expected match of the choice family exp(λ·v + β·ln P_human)

@@ -1,0 +1,18 @@
+//! The tools around the sparring engine, each a subcommand of the `sparring` binary (`cli.rs`), one
+//! folder (or file) per subcommand named after it: `bench`, `solve`, `tune`, `match` (the match
+//! runner), `strength` (the estimator), `humanlike` (human-likeness bench, ladder fit, human-model
+//! trainer), `clock` (human time use), `style` (fingerprints and avatars). What they share is in
+//! `common/`: the one UCI engine-process driver and `info` parser, the oracle, move quality, the
+//! scored-position records, the game reader and the optimiser. A tool uses only `common/` and the
+//! engine crate (`sparring`); nothing here is part of the engine's own move path.
+
+pub mod bench;
+pub mod cli;
+pub mod clock;
+pub mod common;
+pub mod humanlike;
+pub mod r#match;
+pub mod solve;
+pub mod strength;
+pub mod style;
+pub mod tune;
