@@ -124,34 +124,12 @@ pub fn trace(pos: &Chess, cfg: &EvalConfig) -> Trace {
 
 /// Full evaluation with its per-group breakdown, with explicit values (the tuner's candidates).
 pub fn trace_with(pos: &Chess, cfg: &EvalConfig, p: &Params) -> Trace {
-    let info = EvalInfo::new(pos, &p.w);
     let mut white = [S::ZERO; Term::COUNT];
     let mut black = [S::ZERO; Term::COUNT];
     let mut weighted = [S::ZERO; Term::COUNT];
-    let mut total = S::ZERO;
-    for t in Term::ALL {
-        if t == Term::Winnable || !cfg.enabled[t.index()] {
-            continue;
-        }
-        let i = t.index();
-        white[i] = group(t, &info, COLORS[0], p);
-        black[i] = group(t, &info, COLORS[1], p);
-        weighted[i] = apply(cfg, t, white[i], black[i]);
-        total += weighted[i];
-    }
-    let wi = Term::Winnable.index();
-    if cfg.enabled[wi] {
-        let (w, b) = winnable::eval(&info, total);
-        white[wi] = w;
-        black[wi] = b;
-        weighted[wi] = apply(cfg, Term::Winnable, w, b);
-        total += weighted[wi];
-    }
-    let phase = info.phase();
-    let turn = pos.turn();
-    let tempo_white = if turn == Color::White { p.w.tempo } else { -p.w.tempo };
-    let white_eval = total.taper(phase) + tempo_white;
-    let stm_eval = if turn == Color::White { white_eval } else { -white_eval };
+    let sum = compute(pos, cfg, p, |t, w, b, applied| {
+        (white[t.index()], black[t.index()], weighted[t.index()]) = (w, b, applied);
+    });
     Trace {
         white,
         black,
@@ -160,25 +138,70 @@ pub fn trace_with(pos: &Chess, cfg: &EvalConfig, p: &Params) -> Trace {
         eg_weight: cfg.eg_weight,
         sided: cfg.sided.as_deref().copied(),
         weighted,
-        total,
-        phase,
-        turn,
-        tempo_white,
-        white_eval,
-        stm_eval,
+        total: sum.total,
+        phase: sum.phase,
+        turn: pos.turn(),
+        tempo_white: sum.tempo_white,
+        white_eval: sum.white_eval(),
+        stm_eval: sum.stm_eval(pos.turn()),
     }
 }
 
-/// Static evaluation in centipawns from the side to move's point of view.
+/// What one evaluation adds up to (the totals a [`Trace`] also holds).
+struct Sum {
+    total: S,
+    phase: i32,
+    tempo_white: i32,
+}
+
+impl Sum {
+    /// Tapered total plus tempo, White's view.
+    fn white_eval(&self) -> i32 {
+        self.total.taper(self.phase) + self.tempo_white
+    }
+
+    fn stm_eval(&self, turn: Color) -> i32 {
+        if turn == Color::White { self.white_eval() } else { -self.white_eval() }
+    }
+}
+
+/// The evaluation's one computation: every enabled group's White and Black score, weighted by the
+/// configuration ([`apply`]) and summed, `Winnable` last on the weighted sum; then the phase and the
+/// tempo. `seen` gets each group's (White, Black, weighted) score as it is made: the [`Trace`]
+/// records them, the search's [`evaluate`] keeps nothing but the sum.
+#[inline(always)]
+fn compute(pos: &Chess, cfg: &EvalConfig, p: &Params, mut seen: impl FnMut(Term, S, S, S)) -> Sum {
+    let info = EvalInfo::new(pos, &p.w);
+    let mut total = S::ZERO;
+    for t in Term::ALL {
+        if t == Term::Winnable || !cfg.enabled[t.index()] {
+            continue;
+        }
+        let (w, b) = (group(t, &info, COLORS[0], p), group(t, &info, COLORS[1], p));
+        let applied = apply(cfg, t, w, b);
+        seen(t, w, b, applied);
+        total += applied;
+    }
+    if cfg.enabled[Term::Winnable.index()] {
+        let (w, b) = winnable::eval(&info, total);
+        let applied = apply(cfg, Term::Winnable, w, b);
+        seen(Term::Winnable, w, b, applied);
+        total += applied;
+    }
+    let tempo_white = if pos.turn() == Color::White { p.w.tempo } else { -p.w.tempo };
+    Sum { total, phase: info.phase(), tempo_white }
+}
+
+/// Static evaluation in centipawns from the side to move's point of view (no [`Trace`] is built).
 #[inline]
 pub fn evaluate(pos: &Chess, cfg: &EvalConfig) -> i32 {
-    trace(pos, cfg).stm_eval
+    compute(pos, cfg, &TUNED, |_, _, _, _| {}).stm_eval(pos.turn())
 }
 
 /// Static evaluation in centipawns from White's point of view.
 #[inline]
 pub fn evaluate_white(pos: &Chess, cfg: &EvalConfig) -> i32 {
-    trace(pos, cfg).white_eval
+    compute(pos, cfg, &TUNED, |_, _, _, _| {}).white_eval()
 }
 
 fn pawns(v: i32) -> String {

@@ -42,22 +42,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Which part of the data a game belongs to.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Part {
-    Fit,
-    Validation,
-    Test,
-}
-
-/// The part of the game with this index in its file.
-pub fn part_of(game: usize) -> Part {
-    match game % 10 {
-        0..=6 => Part::Fit,
-        7 => Part::Validation,
-        _ => Part::Test,
-    }
-}
+/// The one split of a games file (by 0-based index here): `common::split`.
+pub use crate::common::split::{Part, part_of_index as part_of};
 
 /// Training settings.
 #[derive(Clone, Debug)]

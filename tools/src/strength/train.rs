@@ -29,23 +29,8 @@ pub const WINDOW: usize = 10;
 /// Bootstrap resamples (players) for the intervals of the error-versus-games table.
 pub const BOOTSTRAP: usize = 400;
 
-/// Which part a game belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Part {
-    Fit,
-    Validation,
-    Test,
-}
-
-/// The part of the game numbered `game` (1-based).
-pub fn part_of(game: usize) -> Part {
-    match game.saturating_sub(1) % 10 {
-        0..=6 => Part::Fit,
-        7 => Part::Validation,
-        _ => Part::Test,
-    }
-}
+/// The one split of a games file (by 1-based game number here): `common::split`.
+pub use crate::common::split::{Part, part_of_number as part_of};
 
 /// One rated side of a game with its features.
 #[derive(Clone, Debug)]

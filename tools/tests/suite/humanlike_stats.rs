@@ -140,3 +140,36 @@ fn torn_last_line_is_cut_before_appending() {
     assert_eq!(back.iter().map(|m| m.fen.as_str()).collect::<Vec<_>>(), ["a", "c"]);
     let _ = std::fs::remove_file(&path);
 }
+
+/// The human-model trainer (by 0-based index) and the estimator (by the PGN reader's 1-based game
+/// number) put the same games in the same parts of one file: one split, `common::split`.
+#[test]
+fn the_estimator_and_the_human_model_agree_on_the_test_games() {
+    use sparring_tools::common::games::read_from;
+    use sparring_tools::common::split::Part;
+    let mut pgn = String::new();
+    for i in 0..25 {
+        // Game 13 is unreadable (a bad FEN): it keeps its number, so later games keep their parts.
+        let fen = if i == 12 { "[FEN \"not a position\"]\n" } else { "" };
+        pgn.push_str(&format!("[Event \"g{i}\"]\n[White \"a\"]\n[Black \"b\"]\n{fen}\n1. e4 e5 *\n\n"));
+    }
+    let games = read_from(pgn.as_bytes()).unwrap();
+    assert_eq!(games.len(), 25);
+    // The estimator's own view of the file numbers the games alike, the unreadable one included.
+    let estimator_view = sparring_tools::strength::pgn::read_games(pgn.as_bytes()).unwrap();
+    let numbers: Vec<usize> =
+        estimator_view.iter().map(|g| g.as_ref().map_or_else(|e| e.number, |g| g.number)).collect();
+    assert_eq!(numbers, (1..=25).collect::<Vec<_>>());
+    assert!(estimator_view[12].is_err());
+    let mut test_games = Vec::new();
+    for (index, g) in games.iter().enumerate() {
+        assert_eq!(g.number, index + 1);
+        let model = sparring_tools::humanlike::model::part_of(index);
+        let estimator = sparring_tools::strength::train::part_of(g.number);
+        assert_eq!(model, estimator, "game {}", g.number);
+        if model == Part::Test {
+            test_games.push(g.number);
+        }
+    }
+    assert_eq!(test_games, [9, 10, 19, 20]);
+}
