@@ -273,8 +273,16 @@ impl<'a> Worker<'a> {
                 if self.aborted {
                     break;
                 }
+                // The new line's move may outscore earlier lines (each line is searched in its own
+                // window): it moves up and the lines below it move down one place. Every line whose
+                // move changed is reported again, so that the last report of each `multipv` index
+                // at this depth names a different move (the search itself is unchanged).
+                let mv = self.root_moves[pv_idx].mv;
                 self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
-                reporter.info(&self.info(depth, pv_idx, ScoreBound::Exact));
+                let from = self.root_moves[..=pv_idx].iter().position(|r| r.mv == mv).unwrap_or(pv_idx);
+                for line in from..=pv_idx {
+                    reporter.info(&self.info(depth, line, ScoreBound::Exact));
+                }
             }
             if self.aborted {
                 // A move that beat the previous best within the aborted iteration is trustworthy.

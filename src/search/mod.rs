@@ -29,7 +29,7 @@ use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
 /// generation`) files record it. Earlier searches (1-5) are retired: a file that names one, or a
 /// budgeted one that names none (written for generation 1), is refused and must be refitted.
 /// What this search is (continuation, capture and correction histories, singular extensions, the
-/// tuned evaluation values, a clock front-loaded over `FRONT_LOADED_MOVES_TO_GO` moves) is pinned
+/// tuned evaluation values, a sudden-death clock shared over `SUDDEN_DEATH_MOVES_TO_GO` moves, which changes clock play only) is pinned
 /// by its `bench` signature, which every file fitted on it records as well.
 pub const SEARCH_GENERATION: u32 = 6;
 

@@ -23,7 +23,7 @@ impl TimeManager {
         }
         if let Some(time) = limits.time {
             let avail = time.saturating_sub(overhead).max(MIN_TIME_BUDGET);
-            let mtg = limits.movestogo.unwrap_or(FRONT_LOADED_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
+            let mtg = limits.movestogo.unwrap_or(SUDDEN_DEATH_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
             let share = avail / mtg + limits.inc * INCREMENT_PERCENT / 100;
             let cap = avail * MAX_TIME_FRACTION / 100;
             let soft = share.min(cap).max(MIN_TIME_BUDGET);
@@ -74,13 +74,33 @@ mod tests {
     }
 
     #[test]
-    fn the_clock_is_front_loaded_without_movestogo() {
-        // 9 970 ms / 16 + 75 ms.
-        assert_eq!(soft_ms(&limits(None)), 698);
+    fn sudden_death_shares_the_clock_over_forty_moves() {
+        // 9 970 ms / 40 + 75 ms (issue 59: it was 9 970 ms / 16 + 75 ms = 698 ms).
+        assert_eq!(soft_ms(&limits(None)), 324);
         let tm = TimeManager::new(&limits(None), Duration::from_millis(30));
-        assert_eq!(tm.hard.unwrap().as_millis(), 4 * 698);
+        assert_eq!(tm.hard.unwrap().as_millis(), 1297);
         // An explicit movestogo is honoured: 9 970 ms / 10 + 75 ms.
         assert_eq!(soft_ms(&limits(Some(10))), 1072);
+    }
+
+    /// Issue 59: at 60+0 the full-strength engine spent 7.6 s on move 4 and had 2.6 s left at move
+    /// 40. Spending each move's soft limit, a 60+0 clock now keeps over a third at move 40 and a
+    /// fifth at move 60 (the front-loaded share kept 7.6 % and 2.1 %); spending the stretched limit
+    /// of an unstable best move (250 %) every move, still over 7 % at move 40.
+    #[test]
+    fn a_sudden_death_clock_is_not_spent_early() {
+        let left_after = |moves: u32, stretch: u32| {
+            let mut clock = Duration::from_secs(60);
+            for _ in 0..moves {
+                let l = Limits { time: Some(clock), ..Default::default() };
+                let tm = TimeManager::new(&l, Duration::from_millis(30));
+                clock -= (tm.soft.unwrap() * stretch / 100).min(tm.hard.unwrap());
+            }
+            clock.as_secs_f64() / 60.0
+        };
+        assert!(left_after(40, 100) > 0.35, "{}", left_after(40, 100));
+        assert!(left_after(60, 100) > 0.20, "{}", left_after(60, 100));
+        assert!(left_after(40, 250) > 0.07, "{}", left_after(40, 250));
     }
 
     #[test]

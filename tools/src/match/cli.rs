@@ -43,6 +43,9 @@ ENGINES
                            this long in all, when it has no clock) is declared hung,
                            killed and restarted (default 10)
       proto=uci            accepted for compatibility; only UCI is supported
+      restart=off|auto     accepted: engines are restarted only after a crash or
+                           hang (restart=on is refused, as are ponder and stderr=)
+      whitepov             accepted and ignored (UCI scores are the mover's)
   -each KEY=VALUE...     Keys applied to both engines (an -engine key wins).
                          Each engine needs a limit: tc=, st=, nodes= or depth=.
 
@@ -70,6 +73,8 @@ OPENINGS
       order=sequential|random  (default sequential; random is seeded by -srand)
       plies=N              use at most N plies of each PGN line
       start=N              begin with the N-th opening (1-based)
+      policy=default       each game (each pair with -repeat) takes the next
+                           opening; policy=encounter and policy=round are refused
 
 ADJUDICATION
   -draw movenumber=N movecount=M score=S
@@ -99,10 +104,11 @@ FAULTS
   JSON summary are written; unfinished games are dropped. A second Ctrl-C exits.
 
 OUTPUT
-  -pgnout FILE           append games as PGN (also: -pgnout file=FILE); per-move
+  -pgnout FILE [min]     append games as PGN (also: -pgnout file=FILE); per-move
                          comments {score/depth time}, scores in pawns from the
                          mover's view; FEN/SetUp for book positions, TimeControl,
-                         Termination, PlyCount and Seed tags
+                         Termination, PlyCount and Seed tags; with min, only the
+                         seven roster tags (and FEN/SetUp), moves and result
   -epdout FILE           append each game's final position as FEN
   -jsonout FILE          write the summary as JSON when the match ends
   -ratinginterval N      print the rating block every N games (default 10; 0: off)
@@ -110,13 +116,24 @@ OUTPUT
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic|normalized]
                          sequential probability ratio test; the match stops when
                          it accepts H0 or H1. The LLR uses pentanomial pairs with
-                         -repeat, single games otherwise.
+                         -repeat, single games otherwise; it is fastchess's
+                         (generalized LLR, an unseen outcome counted as 0.001).
+                         No decision comes before two different outcomes (pair
+                         results with -repeat) have been seen: until then the
+                         variance is not defined and the LLR is only shown.
 
 REPORT
   W/D/L, score, logistic Elo with 95 % interval (cutechess formula: score variance
   over games), normalized Elo (nElo), LOS, draw ratio, results by colour, pentanomial
   counts Ptnml(0-2) [LL, LD, DD+WL, WD, WW] and their Elo (with -repeat), SPRT LLR
   with bounds and decision, counts by termination, faults per engine.
+
+EXIT STATUS
+  0  the match finished (every game, or stopped by an SPRT decision)
+  1  it could not run (a book or output file that cannot be read or written)
+  2  bad command line
+  3  stopped early for a fault: an engine crashed or failed to start (no -recover)
+  130  stopped by Ctrl-C
 
 EXAMPLES
   sparring match -engine cmd=./new name=new -engine cmd=./old name=old \\
@@ -191,7 +208,21 @@ fn apply_engine_keys(e: &mut EngineConfig, keys: &[(String, String)]) -> Result<
                     return Err(format!("only proto=uci is supported, not '{v}'"));
                 }
             }
-            "restart" | "ponder" | "whitepov" | "stderr" => {}
+            // What `sparring match` does anyway: an engine is restarted only after a crash or
+            // hang (cutechess's `auto` is the same for UCI engines, which all know ucinewgame).
+            "restart" if matches!(v.as_str(), "off" | "auto") => {}
+            "restart" => {
+                return Err(format!(
+                    "restart={v} is not supported: engines are restarted only after a crash or hang \
+                     (restart=off or restart=auto)"
+                ));
+            }
+            // Scores are always the mover's (UCI); whitepov only matters to xboard engines.
+            "whitepov" => {}
+            "ponder" => return Err("ponder is not supported: engines never ponder in sparring match".into()),
+            "stderr" => {
+                return Err(format!("stderr={v} is not supported: an engine's stderr goes to sparring match's own"));
+            }
             _ => {
                 if let Some(name) = k.strip_prefix("option.") {
                     e.options.retain(|(n, _)| n != name);
@@ -224,7 +255,15 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
         v
     };
     let kvs = |words: Vec<String>| -> Result<Vec<(String, String)>, String> {
-        words.iter().map(|w| kv(w).map(|(k, v)| (k.to_string(), v.to_string()))).collect()
+        words
+            .iter()
+            .map(|w| {
+                if w == "ponder" {
+                    return Err("ponder is not supported: engines never ponder in sparring match".to_string());
+                }
+                kv(w).map(|(k, v)| (k.to_string(), v.to_string()))
+            })
+            .collect()
     };
     while i < args.len() {
         let opt = args[i].clone();
@@ -262,9 +301,13 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "recover" => cfg.recover = true,
             "progress" => cfg.progress = progress(&one(&mut i)?)?,
             "pgnout" | "epdout" | "jsonout" => {
-                let p = Some(output_file(&opt, &group(&mut i))?);
+                let words = group(&mut i);
+                let p = Some(output_file(&opt, &words)?);
                 match name {
-                    "pgnout" => cfg.pgnout = p,
+                    "pgnout" => {
+                        cfg.pgnout = p;
+                        cfg.pgn_min = pgn_flags(&words)?;
+                    }
                     "epdout" => cfg.epdout = p,
                     _ => cfg.jsonout = p,
                 }
@@ -304,6 +347,22 @@ fn output_file(opt: &str, words: &[String]) -> Result<PathBuf, String> {
         .ok_or_else(|| format!("{opt} needs a file"))
 }
 
+/// The words of `-pgnout` after its file: `min` (or `min=true`), the minimal PGN; nothing else is
+/// supported (cutechess's `fi` and fastchess's `notation=`, `nodes=`, ... are refused by name).
+fn pgn_flags(words: &[String]) -> Result<bool, String> {
+    let mut min = false;
+    for (i, w) in words.iter().enumerate() {
+        let file_word = w.starts_with("file=") || (i == 0 && !w.contains('='));
+        match w.as_str() {
+            "min" | "min=true" => min = true,
+            "min=false" => min = false,
+            _ if file_word => {}
+            _ => return Err(format!("-pgnout: '{w}' is not supported (only FILE and min)")),
+        }
+    }
+    Ok(min)
+}
+
 /// `-openings file= format= order= plies= start=`.
 fn openings(keys: Vec<(String, String)>) -> Result<OpeningsConfig, String> {
     let mut o = OpeningsConfig::default();
@@ -327,7 +386,14 @@ fn openings(keys: Vec<(String, String)>) -> Result<OpeningsConfig, String> {
             }
             "plies" => o.plies = Some(num(&k, &v)?),
             "start" => o.start = num(&k, &v)?,
-            "policy" => {}
+            // One opening per game, or per pair with -repeat: cutechess's default policy.
+            "policy" if v == "default" => {}
+            "policy" => {
+                return Err(format!(
+                    "-openings policy={v} is not supported: each game (each pair with -repeat) takes the next \
+                     opening (policy=default)"
+                ));
+            }
             _ => return Err(format!("unknown -openings key '{k}'")),
         }
     }
@@ -479,6 +545,8 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(s) => {
             if s.stopped.as_deref() == Some("interrupted") {
                 ExitCode::from(130)
+            } else if s.stopped_by_fault() {
+                ExitCode::from(3)
             } else {
                 ExitCode::SUCCESS
             }

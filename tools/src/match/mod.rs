@@ -102,6 +102,8 @@ pub struct MatchConfig {
     pub tb: Option<String>,
     pub tb_pieces: usize,
     pub pgnout: Option<PathBuf>,
+    /// `-pgnout FILE min`: the minimal PGN (roster tags, moves, result; no comments).
+    pub pgn_min: bool,
     pub epdout: Option<PathBuf>,
     pub jsonout: Option<PathBuf>,
     pub sprt: Option<Sprt>,
@@ -128,6 +130,7 @@ impl MatchConfig {
             tb: None,
             tb_pieces: 0,
             pgnout: None,
+            pgn_min: false,
             epdout: None,
             jsonout: None,
             sprt: None,
@@ -240,6 +243,14 @@ pub struct MatchSummary {
     pub games: Vec<GameBrief>,
 }
 
+impl MatchSummary {
+    /// Did the match stop early for an engine's fault (a crash or failed start without
+    /// `-recover`)? `sparring match` then exits with status 3.
+    pub fn stopped_by_fault(&self) -> bool {
+        self.stopped.as_deref().is_some_and(|s| s != "interrupted" && !s.starts_with("SPRT"))
+    }
+}
+
 struct Tally {
     result: Wdl,
     as_white: Wdl,
@@ -312,9 +323,10 @@ impl Tally {
         let n = r.games();
         let pent = cfg.repeat.then_some(self.penta);
         let sprt = cfg.sprt.map(|s| {
-            let llr = match pent {
-                Some(p) => s.llr_pentanomial(&p),
-                None => s.llr_trinomial(r.wins, r.draws, r.losses),
+            // No decision before two different outcomes are seen (the variance is defined then).
+            let (llr, decision) = match pent {
+                Some(p) => s.decide_pentanomial(&p),
+                None => s.decide_trinomial(r.wins, r.draws, r.losses),
             };
             let (lo, hi) = s.bounds();
             SprtState {
@@ -326,7 +338,7 @@ impl Tally {
                 llr,
                 lower_bound: lo,
                 upper_bound: hi,
-                decision: match s.decision(llr) {
+                decision: match decision {
                     SprtDecision::Continue => "continue",
                     SprtDecision::AcceptH0 => "H0 accepted",
                     SprtDecision::AcceptH1 => "H1 accepted",
@@ -533,7 +545,7 @@ fn collect(
         finished += 1;
         tally.add(&rec, config.repeat);
         if let Some(f) = pgn_file.as_mut() {
-            let _ = f.write_all(pgn::format_game(&rec, &config.event, &date).as_bytes());
+            let _ = f.write_all(pgn::format_game_as(&rec, &config.event, &date, config.pgn_min).as_bytes());
             let _ = f.flush();
         }
         if let Some(f) = epd_file.as_mut() {

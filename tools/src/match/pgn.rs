@@ -58,6 +58,12 @@ pub fn move_comment(m: &MoveRecord) -> String {
 
 /// Formats one game as PGN (tags, movetext wrapped at 79 columns, blank line after).
 pub fn format_game(g: &GameRecord, event: &str, date: &str) -> String {
+    format_game_as(g, event, date, false)
+}
+
+/// [`format_game`], or with `min` (cutechess-cli's `-pgnout FILE min`) the minimal PGN: the seven
+/// roster tags (and `FEN`/`SetUp` for a book position), the moves and the result, no comments.
+pub fn format_game_as(g: &GameRecord, event: &str, date: &str, min: bool) -> String {
     let mut s = String::new();
     let mut tag = |k: &str, v: &str| {
         let _ = writeln!(s, "[{k} \"{}\"]", escape(v));
@@ -73,21 +79,23 @@ pub fn format_game(g: &GameRecord, event: &str, date: &str) -> String {
         tag("FEN", f);
         tag("SetUp", "1");
     }
-    if let Some(e) = &g.opening.eco {
+    if let (false, Some(e)) = (min, &g.opening.eco) {
         tag("ECO", e);
     }
-    if let Some(n) = &g.opening.name {
+    if let (false, Some(n)) = (min, &g.opening.name) {
         tag("Opening", n);
     }
-    if g.white_tc == g.black_tc {
-        tag("TimeControl", &g.white_tc);
-    } else {
-        tag("WhiteTimeControl", &g.white_tc);
-        tag("BlackTimeControl", &g.black_tc);
+    if !min {
+        if g.white_tc == g.black_tc {
+            tag("TimeControl", &g.white_tc);
+        } else {
+            tag("WhiteTimeControl", &g.white_tc);
+            tag("BlackTimeControl", &g.black_tc);
+        }
+        tag("Termination", g.termination.tag());
+        tag("PlyCount", &g.moves.len().to_string());
+        tag("Seed", &g.seed.to_string());
     }
-    tag("Termination", g.termination.tag());
-    tag("PlyCount", &g.moves.len().to_string());
-    tag("Seed", &g.seed.to_string());
     s.push('\n');
 
     let root = &g.opening.root;
@@ -102,13 +110,15 @@ pub fn format_game(g: &GameRecord, event: &str, date: &str) -> String {
         } else {
             tokens.push(m.san.clone());
         }
-        tokens.push(format!("{{{}}}", move_comment(m)));
+        if !min {
+            tokens.push(format!("{{{}}}", move_comment(m)));
+        }
         if turn == Color::Black {
             number += 1;
         }
         turn = !turn;
     }
-    if !g.reason.is_empty() {
+    if !min && !g.reason.is_empty() {
         tokens.push(format!("{{{}}}", g.reason.replace('}', ")")));
     }
     tokens.push(g.result.pgn().to_string());

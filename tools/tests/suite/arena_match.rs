@@ -360,14 +360,22 @@ fn fault_no_uciok() {
 
 #[test]
 fn concurrency_and_sprt_stop() {
-    let mut c = config(fixture("A", ""), fixture("B", "--mode illegal --at 1"), 40);
+    // Each engine plays an illegal first move: White loses every game, so A wins half its games
+    // (as Black) and loses half; at elo1 = 200 H0 is accepted long before 40 games.
+    let mut c = config(fixture("A", "--mode illegal --at 1"), fixture("B", "--mode illegal --at 1"), 40);
     c.concurrency = 2;
+    c.sprt = Some(sparring_tools::r#match::sprt::Sprt::new(0.0, 200.0, 0.05, 0.05));
+    let s = run_match(c).unwrap();
+    assert!(s.games_played < 40, "{}", s.games_played);
+    assert_eq!(s.sprt.as_ref().unwrap().decision, "H0 accepted");
+    assert!(s.stopped.as_deref().unwrap().starts_with("SPRT"));
+    // Issue 59: when every game ends alike (B loses each at once) the variance is not defined and
+    // the SPRT does not decide, however lopsided: all 12 games are played.
+    let mut c = config(fixture("A", ""), fixture("B", "--mode illegal --at 1"), 12);
     c.sprt = Some(sparring_tools::r#match::sprt::Sprt::new(0.0, 50.0, 0.05, 0.05));
     let s = run_match(c).unwrap();
-    // B loses every game at once, so H1 is accepted long before 40 games.
-    assert!(s.games_played < 40, "{}", s.games_played);
-    assert_eq!(s.sprt.as_ref().unwrap().decision, "H1 accepted");
-    assert!(s.stopped.as_deref().unwrap().starts_with("SPRT"));
+    assert_eq!(s.games_played, 12);
+    assert_eq!(s.sprt.as_ref().unwrap().decision, "continue");
 }
 
 #[test]
@@ -409,4 +417,75 @@ fn sparring_vs_sparring() {
     assert!(s.games.iter().all(|g| matches!(g.termination.as_str(), "normal" | "adjudication")));
     let games = replay(c.pgnout.as_ref().unwrap());
     assert_eq!(games.len(), 4);
+}
+
+/// Issue 59: `sparring match` exited 0 after "Match stopped early: engine 'nonexistent' crashed or
+/// failed to start". A match stopped by a fault now exits 3 (documented in `--help`); a finished
+/// one 0.
+#[test]
+fn a_match_stopped_by_a_fault_exits_non_zero() {
+    let run = |cmd: &str| {
+        crate::common::command(SPARRING)
+            .args(["match", "-engine", &format!("cmd={cmd}"), "name=X", "-engine", &format!("cmd={FIXTURE}"), "name=Y"])
+            .args(["-each", "nodes=1", "starttimeout=5", "-games", "2", "-srand", "5", "-maxmoves", "20"])
+            .args(["-progress", "lines"])
+            .output()
+            .unwrap()
+    };
+    let bad = run("/nonexistent/engine");
+    let text = String::from_utf8_lossy(&bad.stdout);
+    assert!(text.contains("Match stopped early"), "{text}");
+    assert_eq!(bad.status.code(), Some(3), "{text}");
+    let good = run(FIXTURE);
+    assert_eq!(good.status.code(), Some(0), "{}", String::from_utf8_lossy(&good.stdout));
+    assert!(sparring_tools::r#match::cli::HELP.contains("EXIT STATUS"));
+}
+
+/// Issue 59: cutechess words `sparring match` does not implement were accepted without a word.
+/// `-pgnout FILE min` now writes the minimal PGN; `restart=on`, `ponder`, `policy=round` (and the
+/// other unsupported ones) are refused with a message naming them.
+#[test]
+fn unsupported_cutechess_words_are_refused_and_pgnout_min_is_minimal() {
+    use sparring_tools::r#match::cli::parse;
+    let words = |extra: &str| -> Vec<String> {
+        format!("-engine cmd=a -engine cmd=b -each nodes=1 {extra}").split_whitespace().map(str::to_string).collect()
+    };
+    for (extra, named) in [
+        ("-each restart=on", "restart=on"),
+        ("-each ponder", "ponder"),
+        ("-each ponder=true", "ponder"),
+        ("-openings policy=round", "policy=round"),
+        ("-openings policy=encounter", "policy=encounter"),
+        ("-each stderr=err.txt", "stderr"),
+        ("-pgnout out.pgn fi", "'fi'"),
+        ("-pgnout file=out.pgn notation=uci", "notation=uci"),
+    ] {
+        let err = parse(&words(extra)).err().unwrap_or_else(|| panic!("{extra} accepted"));
+        assert!(err.contains(named), "{extra}: {err}");
+    }
+    for extra in ["-each restart=off", "-each restart=auto", "-openings policy=default", "-pgnout out.pgn"] {
+        assert!(parse(&words(extra)).is_ok(), "{extra}");
+    }
+    assert!(parse(&words("-pgnout out.pgn min")).unwrap().pgn_min);
+    assert!(parse(&words("-pgnout file=out.pgn min=true")).unwrap().pgn_min);
+    assert!(!parse(&words("-pgnout out.pgn")).unwrap().pgn_min);
+    // The minimal PGN: no comments, no tags beyond the roster (and FEN/SetUp).
+    let pgn = tmp("min.pgn");
+    let out = crate::common::command(SPARRING)
+        .args(["match", "-engine", &format!("cmd={FIXTURE}"), "name=X", "-engine", &format!("cmd={FIXTURE}"), "name=Y"])
+        .args(["-each", "nodes=1", "-games", "2", "-srand", "5", "-maxmoves", "30", "-progress", "quiet", "-pgnout"])
+        .arg(&pgn)
+        .arg("min")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(!text.contains('{'), "{text}");
+    let tags: Vec<&str> =
+        text.lines().filter(|l| l.starts_with('[')).map(|l| l[1..].split(' ').next().unwrap()).collect();
+    assert!(
+        tags.iter().all(|t| ["Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp"].contains(t)),
+        "{tags:?}"
+    );
+    assert_eq!(text.matches("[Event ").count(), 2);
 }

@@ -236,3 +236,44 @@ fn eof_on_stdin_exits_cleanly_even_while_searching() {
     e.close_stdin();
     assert_eq!(e.wait_exit(Duration::from_secs(5)), Some(0));
 }
+
+/// Issue 59: with MultiPV 4 the last line reported for each `multipv` index at one depth named the
+/// same first move as another (`go depth 6` from the start: lines 2-4 all `e2e4 ...`): a later
+/// line that outscored an earlier one moved up without the lines below being reported again. On
+/// 50 positions (the first 50 lines of the built-in opening book), at every depth, the lines'
+/// first moves now differ.
+#[test]
+fn multipv_lines_of_one_depth_name_different_moves() {
+    let book = sparring_tools::r#match::openings::builtin();
+    assert!(book.len() >= 50);
+    let mut uci = Uci::start();
+    uci.send("uci");
+    uci.send("setoption name MultiPV value 4");
+    uci.isready();
+    let mut repeated = Vec::new();
+    for o in book.iter().take(50) {
+        let moves: Vec<String> =
+            o.moves.iter().map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()).collect();
+        let pos = format!("startpos moves {}", moves.join(" "));
+        uci.send("ucinewgame");
+        uci.send(&format!("position {pos}"));
+        uci.send("go depth 7");
+        let (_, lines) = uci.bestmove(Duration::from_secs(60));
+        // depth -> multipv index -> the first move of its last exact line.
+        let mut last: std::collections::BTreeMap<u32, std::collections::BTreeMap<u32, String>> = Default::default();
+        for l in lines.iter().filter(|l| l.starts_with("info depth") && !l.contains("bound")) {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = |k: &str| w.iter().position(|x| *x == k).map(|i| w[i + 1]);
+            let (Some(d), Some(k), Some(m)) = (at("depth"), at("multipv"), at("pv")) else { continue };
+            last.entry(d.parse().unwrap()).or_default().insert(k.parse().unwrap(), m.to_string());
+        }
+        assert!(last.len() >= 7, "{pos}: depths {:?}", last.keys());
+        for (d, lines) in &last {
+            let firsts: std::collections::BTreeSet<&String> = lines.values().collect();
+            if firsts.len() != lines.len() {
+                repeated.push(format!("{pos} depth {d}: {lines:?}"));
+            }
+        }
+    }
+    assert!(repeated.is_empty(), "repeated first moves:\n{}", repeated.join("\n"));
+}
