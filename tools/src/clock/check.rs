@@ -100,8 +100,7 @@ struct Sample {
 }
 
 fn mean(v: impl Iterator<Item = f64>) -> f64 {
-    let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    s / n.max(1) as f64
+    crate::common::stats::mean(v).unwrap_or(0.0)
 }
 
 /// One line of the fraction table and one of the difficulty table for a group of moves.

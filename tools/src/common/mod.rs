@@ -1,7 +1,7 @@
 //! What the tools share (a tool uses only this and the engine): `process` (the one UCI engine
 //! process driver), `info` (the one `info` parser), `oracle` (scoring positions with an engine),
 //! `quality` (loss, scaled error, eligibility), `scored` (cache records), `games` (the one reader of
-//! game PGNs: tags, FEN starts, moves, clocks, move times), `optimize` (derivative-free minimisers), `split` (the one fit/validation/test split of a games file).
+//! game PGNs: tags, FEN starts, moves, clocks, move times), `optimize` (derivative-free minimisers), `split` (the one fit/validation/test split of a games file), `stats` (Elo formula, erf, mean).
 
 pub mod games;
 pub mod info;
@@ -11,3 +11,4 @@ pub mod process;
 pub mod quality;
 pub mod scored;
 pub mod split;
+pub mod stats;

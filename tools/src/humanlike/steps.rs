@@ -22,7 +22,7 @@ pub const STEP_SRAND: u64 = 7;
 
 /// The score (%) the Elo formula expects of a player `gap` points above the other.
 pub fn expected_score(gap: i32) -> f64 {
-    100.0 / (1.0 + 10f64.powf(-f64::from(gap) / 400.0))
+    100.0 * crate::common::stats::elo_to_score(f64::from(gap))
 }
 
 /// The accepted range of a step's score (%).

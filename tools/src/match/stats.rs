@@ -12,59 +12,7 @@
 
 use serde::Serialize;
 
-/// The two-sided 95 % quantile of the standard normal distribution, `Φ⁻¹(0.975)`.
-pub const Z95: f64 = 1.959_963_984_540_054;
-
-/// `800 / ln 10`: the factor between a normalized score step and normalized Elo.
-pub fn nelo_factor() -> f64 {
-    800.0 / std::f64::consts::LN_10
-}
-
-/// Logistic Elo difference of an expected score in (0, 1); ±infinity at the ends.
-pub fn score_to_elo(score: f64) -> f64 {
-    if score <= 0.0 {
-        f64::NEG_INFINITY
-    } else if score >= 1.0 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / score - 1.0).log10()
-    }
-}
-
-/// Expected score of a logistic Elo difference.
-pub fn elo_to_score(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
-
-/// The error function, computed to about 1e-15 (series for small |x|, continued fraction beyond).
-pub fn erf(x: f64) -> f64 {
-    if x < 0.0 {
-        return -erf(-x);
-    }
-    if x < 2.5 {
-        // Maclaurin series: erf x = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)).
-        let mut term = x;
-        let mut sum = x;
-        let x2 = x * x;
-        for k in 1..200 {
-            let n = f64::from(k);
-            term *= -x2 / n;
-            let add = term / (2.0 * n + 1.0);
-            sum += add;
-            if add.abs() <= 1e-17 * sum.abs() {
-                break;
-            }
-        }
-        sum * 2.0 / std::f64::consts::PI.sqrt()
-    } else {
-        // erfc x = exp(-x^2)/sqrt(pi) * 1/(x + 1/2/(x + 1/(x + 3/2/(x + ...)))), evaluated bottom-up.
-        let mut f = x;
-        for k in (1..60).rev() {
-            f = x + (k as f64 / 2.0) / f;
-        }
-        1.0 - (-x * x).exp() / std::f64::consts::PI.sqrt() / f
-    }
-}
+pub use crate::common::stats::{Z95, elo_to_score, erf, nelo_factor, score_to_elo};
 
 /// Likelihood of superiority (probability that the first engine is stronger), from wins and losses.
 pub fn los(wins: u64, losses: u64) -> f64 {

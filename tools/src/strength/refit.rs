@@ -215,7 +215,7 @@ pub struct Evaluation {
 }
 
 fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
+    crate::common::stats::mean(v.iter().copied()).unwrap_or(f64::NAN)
 }
 
 /// Per-game and per-player-rolling mean absolute error of `model` on `held_out`, against always

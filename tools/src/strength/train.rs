@@ -162,7 +162,7 @@ pub fn features_csv(samples: &[Sample]) -> String {
 }
 
 fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+    crate::common::stats::mean(xs.iter().copied()).unwrap_or(0.0)
 }
 
 fn mae(pairs: &[(f64, f64)]) -> f64 {

@@ -149,7 +149,8 @@ fn features(pos: &Chess, cfg: EvalConfig, target: f64) -> Sample {
     Sample { x, tempo: t.tempo_white as f64, target }
 }
 
-fn sigmoid(cp: f64) -> f64 {
+/// The score a centipawn evaluation predicts (the tuner's one sigmoid, `texel` too).
+pub(crate) fn sigmoid(cp: f64) -> f64 {
     1.0 / (1.0 + (-cp / SIGMOID_K).exp())
 }
 

@@ -21,7 +21,7 @@ use serde_json::Value;
 use shakmaty::Chess;
 use std::time::Instant;
 
-use super::SIGMOID_K;
+use super::sigmoid;
 use sparring::eval::{EvalConfig, Params, Weights, trace_with};
 
 /// One training position: the position and its reference score (White's view, centipawns).
@@ -98,10 +98,6 @@ pub fn frozen(path: &str) -> bool {
         return j > i;
     }
     false
-}
-
-fn sigmoid(cp: f64) -> f64 {
-    1.0 / (1.0 + (-cp / SIGMOID_K).exp())
 }
 
 /// Mean squared sigmoid error of `params` over `set` (on all available cores).
