@@ -13,6 +13,7 @@ const LAYERS: &[&str] = &[
     "eval",
     "tablebase",
     "search",
+    "human",
     "policy",
     "profile",
     "human_time",

@@ -24,6 +24,7 @@ mod eval_terms;
 mod eval_tune;
 mod eval_values;
 mod golden_moves;
+mod human_maia3;
 mod human_model;
 mod human_time;
 mod humanlike_e2e;
