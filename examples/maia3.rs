@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release --example maia3 -- compare [PREFIX]   # vs onnxruntime (maia3_reference.py)
 //! cargo run --release --example maia3 -- bench [N]          # ms per position, single and batched
+//! cargo run --release --example maia3 -- digest [N]         # hash of all logit bits, per kernel
 //! ```
 //!
 //! `compare` reads PREFIX.jsonl / PREFIX.f32 (default target/maia3-reference) written by
@@ -139,11 +140,38 @@ fn bench(n: usize) {
     );
 }
 
+/// blake3 over the bits of every logit of the first N positions × 5 pairs, per available kernel
+/// (compare two builds, e.g. default and `-C target-cpu=native`).
+fn digest(n: usize) {
+    let (cases, _) = read_cases("target/maia3-reference");
+    let mut model = maia3::Maia3::from_bytes(maia3::WEIGHTS).unwrap();
+    for kernel in maia3::math::Kernel::available() {
+        model.net_mut().set_kernel(kernel);
+        let mut h = blake3::Hasher::new();
+        let mut lp = blake3::Hasher::new();
+        for case in cases.iter().take(n) {
+            let tokens = case.history.tokens();
+            let queries: Vec<Query> =
+                case.pairs.iter().map(|&(s, o)| Query { tokens: &tokens, self_elo: s, oppo_elo: o }).collect();
+            for l in model.logits_batch(&queries) {
+                for x in &l {
+                    h.update(&x.to_bits().to_le_bytes());
+                }
+                for m in maia3::legal_softmax(case.history.current(), &l) {
+                    lp.update(&m.log_prob.to_bits().to_le_bytes());
+                }
+            }
+        }
+        println!("{kernel:?}: {} positions: logits blake3 {}, log-probs blake3 {}", n.min(cases.len()), h.finalize(), lp.finalize());
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("compare") => compare(args.get(1).map(String::as_str).unwrap_or("target/maia3-reference")),
+        Some("digest") => digest(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20)),
         Some("bench") => bench(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200)),
-        _ => eprintln!("usage: maia3 compare [PREFIX] | bench [N]"),
+        _ => eprintln!("usage: maia3 compare [PREFIX] | bench [N] | digest [N]"),
     }
 }
