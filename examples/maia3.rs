@@ -162,7 +162,12 @@ fn digest(n: usize) {
                 }
             }
         }
-        println!("{kernel:?}: {} positions: logits blake3 {}, log-probs blake3 {}", n.min(cases.len()), h.finalize(), lp.finalize());
+        println!(
+            "{kernel:?}: {} positions: logits blake3 {}, log-probs blake3 {}",
+            n.min(cases.len()),
+            h.finalize(),
+            lp.finalize()
+        );
     }
 }
 

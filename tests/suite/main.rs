@@ -51,4 +51,5 @@ mod tablebase_root;
 mod tablebase_score;
 mod uci_abuse;
 mod uci_client;
+mod uci_opponent;
 mod uci_session;
