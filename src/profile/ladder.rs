@@ -180,6 +180,14 @@ pub struct LadderPoint {
     /// and an avatar would cost strength (issue 24 §3). Interpolated linearly between points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avatar_tilt: Option<f64>,
+    /// With `human_model = 7`: the rating of the player to move given to Maia-3 (Lichess blitz
+    /// scale). Absent = the point's Elo.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_elo: Option<f64>,
+    /// With `human_model = 7`: the opponent's rating given to Maia-3 when `UCI_Opponent` gives
+    /// none. Absent = `model_elo`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_oppo_elo: Option<f64>,
 }
 
 fn is_zero_f64(x: &f64) -> bool {
@@ -219,6 +227,9 @@ pub struct LevelSettings {
     pub prior: Option<MovePrior>,
     /// The human move model in the choice (None = not used).
     pub human: Option<HumanChoice>,
+    /// With a ladder naming the human move model v7: its inputs (`human` then holds β and the
+    /// rest; its v6 model is the fallback).
+    pub maia3: Option<Box<super::maia3_choice::Maia3Choice>>,
     /// The ladder this level comes from ([`Ladder::tag`]).
     pub ladder: String,
 }
@@ -292,7 +303,11 @@ impl LevelSettings {
                     } else {
                         format!(" avatar tilt {:.2}", h.avatar_tilt)
                     };
-                    format!(", human model {} beta {:.3}{tilt}", h.model.describe(), h.beta)
+                    let model = match &self.maia3 {
+                        Some(m) => format!("v7 (Maia-3 at {:.0} vs {:.0})", m.self_elo, m.oppo_elo),
+                        None => h.model.describe(),
+                    };
+                    format!(", human model {model} beta {:.3}{tilt}", h.beta)
                 })
                 .unwrap_or_default()
     }
@@ -420,8 +435,21 @@ impl Ladder {
             Some(g) => return Err(super::profile::retired(&format!("search_generation {g}"))),
             None => return Err(super::profile::retired("no search_generation (generation 1)")),
         }
-        if let Some(v) = self.human_model {
-            super::human_model::builtin(v)?;
+        match self.human_model {
+            Some(super::maia3_choice::VERSION) => {
+                crate::human::maia3::builtin()?;
+            }
+            Some(v) => {
+                super::human_model::builtin(v)?;
+            }
+            None => {}
+        }
+        for p in &self.points {
+            for r in [p.model_elo, p.model_oppo_elo].into_iter().flatten() {
+                if !(0.0..=5000.0).contains(&r) {
+                    return Err(format!("point {}: model rating {r} outside 0..=5000", p.elo));
+                }
+            }
         }
         let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
         if lambdas != 0 && lambdas != self.points.len() {
@@ -626,7 +654,21 @@ impl Ladder {
             None => tilt(a),
             Some(b) => lerp(tilt(a), tilt(b), f64::from(elo - a.elo) / f64::from(b.elo - a.elo)),
         };
-        let model = self.human_model.and_then(|v| super::human_model::builtin(v).ok());
+        let v7 = self.human_model == Some(super::maia3_choice::VERSION);
+        // With v7 the v6 model stays in `human` as the fallback.
+        let model = match self.human_model {
+            Some(_) if v7 => super::human_model::builtin(super::human_model::LATEST).ok(),
+            v => v.and_then(|v| super::human_model::builtin(v).ok()),
+        };
+        let model_elo = |p: &LadderPoint| p.model_elo.unwrap_or(f64::from(p.elo));
+        let model_oppo = |p: &LadderPoint| p.model_oppo_elo.unwrap_or(model_elo(p));
+        let (self_elo, oppo_elo) = match self.points.get(i + 1) {
+            None => (model_elo(a), model_oppo(a)),
+            Some(b) => {
+                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
+                (lerp(model_elo(a), model_elo(b), t), lerp(model_oppo(a), model_oppo(b), t))
+            }
+        };
         let human = model.filter(|_| beta > 0.0).map(|model| HumanChoice {
             beta,
             decided_lambda,
@@ -646,6 +688,8 @@ impl Ladder {
             tablebases: elo >= self.tablebases_from_elo,
             deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
             prior: prior.filter(|p| !p.is_zero()),
+            maia3: (v7 && human.is_some())
+                .then(|| Box::new(super::maia3_choice::Maia3Choice { self_elo, oppo_elo, history: None })),
             human,
             ladder: self.tag(),
         }

@@ -556,7 +556,16 @@ impl Engine {
         let out = self.out.clone();
         let searchers = Arc::clone(&self.searchers);
         let ctl = Arc::clone(&control);
-        let player = self.strength.player();
+        let mut player = self.strength.player();
+        // The human move model v7 sees the game's history and a known opponent rating.
+        if let Setting::Level(l) = &mut player.setting
+            && let Some(m) = &mut l.maia3
+        {
+            m.history = Some(Arc::new(self.model_history()));
+            if let Some(r) = self.opponent.as_ref().and_then(|o| o.model_rating()) {
+                m.oppo_elo = r as f64;
+            }
+        }
         let match_seed = self.strength.game_seed;
         let tablebases = self.tablebases.clone();
         let move_overhead = self.move_overhead;
