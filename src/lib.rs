@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod human;
 pub mod human_time;
 pub mod player;
 pub mod policy;

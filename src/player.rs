@@ -398,7 +398,12 @@ impl Player {
         });
         let human = human.map(|h| {
             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
-            let logp = h.model.game_log_probs(game, &moves, h.rating);
+            // The human move model v7 when the ladder names it, v6 otherwise (and as its fallback).
+            let logp = l
+                .maia3
+                .as_ref()
+                .and_then(|m| m.log_probs(game, &moves))
+                .unwrap_or_else(|| h.model.game_log_probs(game, &moves, h.rating));
             // An avatar tilts the model towards the moves its evaluation likes more than the
             // plain one ([`human::style_tilt`]).
             let tilt =

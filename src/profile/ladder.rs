@@ -180,6 +180,14 @@ pub struct LadderPoint {
     /// and an avatar would cost strength (issue 24 §3). Interpolated linearly between points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avatar_tilt: Option<f64>,
+    /// With `human_model = 7`: the rating of the player to move given to Maia-3 (Lichess blitz
+    /// scale). Absent = the point's Elo.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_elo: Option<f64>,
+    /// With `human_model = 7`: the opponent's rating given to Maia-3 when `UCI_Opponent` gives
+    /// none. Absent = `model_elo`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_oppo_elo: Option<f64>,
 }
 
 fn is_zero_f64(x: &f64) -> bool {
@@ -219,6 +227,9 @@ pub struct LevelSettings {
     pub prior: Option<MovePrior>,
     /// The human move model in the choice (None = not used).
     pub human: Option<HumanChoice>,
+    /// With a ladder naming the human move model v7: its inputs (`human` then holds β and the
+    /// rest; its v6 model is the fallback).
+    pub maia3: Option<Box<super::maia3_choice::Maia3Choice>>,
     /// The ladder this level comes from ([`Ladder::tag`]).
     pub ladder: String,
 }
@@ -292,7 +303,11 @@ impl LevelSettings {
                     } else {
                         format!(" avatar tilt {:.2}", h.avatar_tilt)
                     };
-                    format!(", human model {} beta {:.3}{tilt}", h.model.describe(), h.beta)
+                    let model = match &self.maia3 {
+                        Some(m) => format!("v7 (Maia-3 at {:.0} vs {:.0})", m.self_elo, m.oppo_elo),
+                        None => h.model.describe(),
+                    };
+                    format!(", human model {model} beta {:.3}{tilt}", h.beta)
                 })
                 .unwrap_or_default()
     }
@@ -328,6 +343,81 @@ pub struct Ladder {
     pub points: Vec<LadderPoint>,
     #[serde(skip)]
     hash: String,
+}
+
+/// Two neighbouring points: Elo, budget and depth rise, the plateau, slips and slip gate do not
+/// widen upwards, λ does not fall between points of the same kind, a prior is not dropped.
+fn validate_step(a: &LadderPoint, b: &LadderPoint) -> Result<(), String> {
+    let at = |what: &str| format!("points {} -> {}: {what}", a.elo, b.elo);
+    if b.elo <= a.elo {
+        return Err(at("Elo must strictly increase"));
+    }
+    if b.nodes < a.nodes {
+        return Err(at("nodes must not decrease"));
+    }
+    match (a.depth, b.depth) {
+        (Some(x), Some(y)) if y < x => return Err(at("depth cap must not decrease")),
+        (None, Some(_)) => return Err(at("a depth cap cannot follow an uncapped point")),
+        _ => {}
+    }
+    if b.plateau_cp > a.plateau_cp {
+        return Err(at("plateau_cp must not increase"));
+    }
+    // With the human move model the fit sets λ and β of a point jointly against its band's
+    // loss targets, so between two such points λ need not rise; slips must still fall.
+    let modelled = a.beta.is_some() && b.beta.is_some();
+    if b.slip_p > a.slip_p {
+        return Err(at("slip_p must not increase"));
+    }
+    if b.slip_min_cp > a.slip_min_cp || b.slip_max_cp > a.slip_max_cp {
+        return Err(at("the slip gate must not widen upwards"));
+    }
+    // A prior reweights the Boltzmann logits, so λ means something else with one: λ may drop
+    // where the prior starts, and must not decrease between points of the same kind.
+    if let (Some(x), Some(y)) = (a.lambda, b.lambda)
+        && y < x
+        && a.prior.is_some() == b.prior.is_some()
+        && !modelled
+    {
+        return Err(at("lambda must not decrease"));
+    }
+    if a.prior.is_some() && b.prior.is_none() {
+        return Err(at("a point without a prior cannot follow one with a prior"));
+    }
+    Ok(())
+}
+
+/// Where an Elo falls on a ladder: on its last point, or the fraction `t` of the way from the point
+/// at or below it to the next one. Found once per [`Ladder::at`]; every setting is blended from it.
+struct Segment<'a> {
+    a: &'a LadderPoint,
+    next: Option<(&'a LadderPoint, f64)>,
+}
+
+impl<'a> Segment<'a> {
+    fn of(points: &'a [LadderPoint], elo: i32) -> Segment<'a> {
+        let i = points.iter().rposition(|p| p.elo <= elo).unwrap_or(0);
+        let a = &points[i];
+        let next = points.get(i + 1).map(|b| (b, f64::from(elo - a.elo) / f64::from(b.elo - a.elo)));
+        Segment { a, next }
+    }
+
+    /// `last(a)` on the last point, else `both(a, b, t)`.
+    fn pair<T>(
+        &self,
+        last: impl FnOnce(&LadderPoint) -> T,
+        both: impl FnOnce(&LadderPoint, &LadderPoint, f64) -> T,
+    ) -> T {
+        match self.next {
+            None => last(self.a),
+            Some((b, t)) => both(self.a, b, t),
+        }
+    }
+
+    /// One setting: the last point's own value, else `mix` of both points' values at `t`.
+    fn blend<T>(&self, get: impl Fn(&LadderPoint) -> T, mix: impl FnOnce(T, T, f64) -> T) -> T {
+        self.pair(&get, |a, b, t| mix(get(a), get(b), t))
+    }
 }
 
 /// A point's deeper look (probability, nodes) as the interpolation toward its neighbour `other`
@@ -404,6 +494,22 @@ impl Ladder {
 
     /// Checks ranges and the monotonicity the interpolation relies on.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_header()?;
+        let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
+        if lambdas != 0 && lambdas != self.points.len() {
+            return Err("lambda must be given on every point or on none".into());
+        }
+        for p in &self.points {
+            self.validate_point(p)?;
+        }
+        for w in self.points.windows(2) {
+            validate_step(&w[0], &w[1])?;
+        }
+        Ok(())
+    }
+
+    /// The ladder's own fields: name, version, points, search generation, human model, model ratings.
+    fn validate_header(&self) -> Result<(), String> {
         if self.name.is_empty() || self.version < 1 {
             return Err("needs a name and a version >= 1".into());
         }
@@ -420,105 +526,78 @@ impl Ladder {
             Some(g) => return Err(super::profile::retired(&format!("search_generation {g}"))),
             None => return Err(super::profile::retired("no search_generation (generation 1)")),
         }
-        if let Some(v) = self.human_model {
-            super::human_model::builtin(v)?;
-        }
-        let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
-        if lambdas != 0 && lambdas != self.points.len() {
-            return Err("lambda must be given on every point or on none".into());
+        match self.human_model {
+            Some(super::maia3_choice::VERSION) => {
+                crate::human::maia3::builtin()?;
+            }
+            Some(v) => {
+                super::human_model::builtin(v)?;
+            }
+            None => {}
         }
         for p in &self.points {
-            if p.nodes == 0 {
-                return Err(format!("point {}: nodes must be > 0", p.elo));
-            }
-            if let Some(d) = p.depth
-                && !(1..=100).contains(&d)
-            {
-                return Err(format!("point {}: depth {d} outside 1..=100", p.elo));
-            }
-            let c = ChoiceSettings {
-                plateau_cp: p.plateau_cp,
-                lambda: p.lambda,
-                slip_p: p.slip_p,
-                slip_min_cp: p.slip_min_cp,
-                slip_max_cp: p.slip_max_cp,
-                boltzmann_max_cp: p.boltzmann_max_cp,
-            };
-            c.validate().map_err(|e| format!("point {}: {e}", p.elo))?;
-            if !(0.0..=1.0).contains(&p.deep_p) {
-                return Err(format!("point {}: deep_p {} outside 0..=1", p.elo, p.deep_p));
-            }
-            if p.deep_p > 0.0 && p.deep_nodes <= p.nodes {
-                return Err(format!("point {}: deep_nodes must exceed nodes when deep_p > 0", p.elo));
-            }
-            if let Some(b) = p.beta {
-                if !(b.is_finite() && (0.0..=MAX_BETA).contains(&b)) {
-                    return Err(format!("point {}: beta {b} outside 0..={MAX_BETA}", p.elo));
-                }
-                if p.lambda.is_none() || self.human_model.is_none() {
-                    return Err(format!("point {}: beta needs lambda and the ladder's human_model", p.elo));
-                }
-            }
-            if let Some(t) = p.avatar_tilt {
-                if !(t.is_finite() && (0.0..=MAX_AVATAR_TILT).contains(&t)) {
-                    return Err(format!("point {}: avatar_tilt {t} outside 0..={MAX_AVATAR_TILT}", p.elo));
-                }
-                if p.beta.is_none() {
-                    return Err(format!("point {}: avatar_tilt needs beta (it tilts the model)", p.elo));
-                }
-            }
-            if let Some(d) = p.decided_lambda {
-                if !(d.is_finite() && d > 0.0) {
-                    return Err(format!("point {}: decided_lambda {d} must be a finite number > 0", p.elo));
-                }
-                if p.beta.is_none() {
-                    return Err(format!("point {}: decided_lambda needs beta (it is the model's fallback)", p.elo));
-                }
-            }
-            if let Some(w) = &p.prior {
-                MovePrior::from_slice(w).map_err(|e| format!("point {}: {e}", p.elo))?;
-                if p.lambda.is_none() {
-                    return Err(format!("point {}: a prior needs lambda (it weights the Boltzmann choice)", p.elo));
+            for r in [p.model_elo, p.model_oppo_elo].into_iter().flatten() {
+                if !(0.0..=5000.0).contains(&r) {
+                    return Err(format!("point {}: model rating {r} outside 0..=5000", p.elo));
                 }
             }
         }
-        for w in self.points.windows(2) {
-            let (a, b) = (&w[0], &w[1]);
-            let at = |what: &str| format!("points {} -> {}: {what}", a.elo, b.elo);
-            if b.elo <= a.elo {
-                return Err(at("Elo must strictly increase"));
+        Ok(())
+    }
+
+    /// One point's own settings, each inside its range and with what it needs.
+    fn validate_point(&self, p: &LadderPoint) -> Result<(), String> {
+        if p.nodes == 0 {
+            return Err(format!("point {}: nodes must be > 0", p.elo));
+        }
+        if let Some(d) = p.depth
+            && !(1..=100).contains(&d)
+        {
+            return Err(format!("point {}: depth {d} outside 1..=100", p.elo));
+        }
+        let c = ChoiceSettings {
+            plateau_cp: p.plateau_cp,
+            lambda: p.lambda,
+            slip_p: p.slip_p,
+            slip_min_cp: p.slip_min_cp,
+            slip_max_cp: p.slip_max_cp,
+            boltzmann_max_cp: p.boltzmann_max_cp,
+        };
+        c.validate().map_err(|e| format!("point {}: {e}", p.elo))?;
+        if !(0.0..=1.0).contains(&p.deep_p) {
+            return Err(format!("point {}: deep_p {} outside 0..=1", p.elo, p.deep_p));
+        }
+        if p.deep_p > 0.0 && p.deep_nodes <= p.nodes {
+            return Err(format!("point {}: deep_nodes must exceed nodes when deep_p > 0", p.elo));
+        }
+        if let Some(b) = p.beta {
+            if !(b.is_finite() && (0.0..=MAX_BETA).contains(&b)) {
+                return Err(format!("point {}: beta {b} outside 0..={MAX_BETA}", p.elo));
             }
-            if b.nodes < a.nodes {
-                return Err(at("nodes must not decrease"));
+            if p.lambda.is_none() || self.human_model.is_none() {
+                return Err(format!("point {}: beta needs lambda and the ladder's human_model", p.elo));
             }
-            match (a.depth, b.depth) {
-                (Some(x), Some(y)) if y < x => return Err(at("depth cap must not decrease")),
-                (None, Some(_)) => return Err(at("a depth cap cannot follow an uncapped point")),
-                _ => {}
+        }
+        if let Some(t) = p.avatar_tilt {
+            if !(t.is_finite() && (0.0..=MAX_AVATAR_TILT).contains(&t)) {
+                return Err(format!("point {}: avatar_tilt {t} outside 0..={MAX_AVATAR_TILT}", p.elo));
             }
-            if b.plateau_cp > a.plateau_cp {
-                return Err(at("plateau_cp must not increase"));
+            if p.beta.is_none() {
+                return Err(format!("point {}: avatar_tilt needs beta (it tilts the model)", p.elo));
             }
-            // With the human move model the fit sets λ and β of a point jointly against its band's
-            // loss targets, so between two such points λ need not rise; slips must still fall.
-            let modelled = a.beta.is_some() && b.beta.is_some();
-            if b.slip_p > a.slip_p {
-                return Err(at("slip_p must not increase"));
+        }
+        if let Some(d) = p.decided_lambda {
+            if !(d.is_finite() && d > 0.0) {
+                return Err(format!("point {}: decided_lambda {d} must be a finite number > 0", p.elo));
             }
-            if b.slip_min_cp > a.slip_min_cp || b.slip_max_cp > a.slip_max_cp {
-                return Err(at("the slip gate must not widen upwards"));
+            if p.beta.is_none() {
+                return Err(format!("point {}: decided_lambda needs beta (it is the model's fallback)", p.elo));
             }
-            // A prior reweights the Boltzmann logits, so λ means something else with one: λ may drop
-            // where the prior starts, and must not decrease between points of the same kind.
-            if let (Some(x), Some(y)) = (a.lambda, b.lambda)
-                && y < x
-                && a.prior.is_some() == b.prior.is_some()
-                && !modelled
-            {
-                return Err(at("lambda must not decrease"));
-            }
-            if a.prior.is_some() && b.prior.is_none() {
-                return Err(at("a point without a prior cannot follow one with a prior"));
+        }
+        if let Some(w) = &p.prior {
+            MovePrior::from_slice(w).map_err(|e| format!("point {}: {e}", p.elo))?;
+            if p.lambda.is_none() {
+                return Err(format!("point {}: a prior needs lambda (it weights the Boltzmann choice)", p.elo));
             }
         }
         Ok(())
@@ -536,17 +615,15 @@ impl Ladder {
         lo + ((f64::from(hi - lo) * f64::from(level) / 20.0).round() as i32)
     }
 
-    /// The settings at `elo` (clamped to the range), interpolated between the surrounding points.
+    /// The settings at `elo` (clamped to the range), interpolated between the surrounding points
+    /// ([`Segment`]: found once, each setting blended by its own rule).
     pub fn at(&self, elo: i32) -> LevelSettings {
         let (lo, hi) = self.range();
         let elo = elo.clamp(lo, hi);
-        // Segment [a, b] with a.elo <= elo < b.elo, or the last point itself.
-        let i = self.points.iter().rposition(|p| p.elo <= elo).unwrap_or(0);
-        let a = &self.points[i];
-        let deep = match self.points.get(i + 1) {
-            None => DeepLook { p: a.deep_p, nodes: a.deep_nodes },
-            Some(b) => {
-                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
+        let seg = Segment::of(&self.points, elo);
+        let deep = seg.pair(
+            |a| DeepLook { p: a.deep_p, nodes: a.deep_nodes },
+            |a, b, t| {
                 let (ap, an) = deep_look_beside(a, b);
                 let (bp, bn) = deep_look_beside(b, a);
                 let nodes = match (an, bn) {
@@ -554,79 +631,56 @@ impl Ladder {
                     (x, y) => geo(x as f64, y as f64, t).round() as u64,
                 };
                 DeepLook { p: lerp(ap, bp, t), nodes }
-            }
-        };
-        let (nodes, depth, choice) = match self.points.get(i + 1) {
-            None => (
-                a.nodes,
-                a.depth,
-                ChoiceSettings {
-                    plateau_cp: a.plateau_cp,
-                    lambda: a.lambda,
-                    slip_p: a.slip_p,
-                    slip_min_cp: a.slip_min_cp,
-                    slip_max_cp: a.slip_max_cp,
-                    boltzmann_max_cp: a.boltzmann_max_cp,
+            },
+        );
+        let nodes = seg.blend(|p| p.nodes, |x, y, t| (geo(x as f64, y as f64, t).round() as u64).clamp(x, y));
+        let depth = seg.blend(
+            |p| p.depth,
+            |x, y, t| match (x, y) {
+                (Some(x), Some(y)) => Some(lerp(f64::from(x), f64::from(y), t).floor() as i32),
+                (Some(x), None) => Some(x),
+                _ => None,
+            },
+        );
+        let (slip_min_cp, slip_max_cp) = seg.blend(
+            |p| (p.slip_min_cp, p.slip_max_cp),
+            |(a_min, a_max), (b_min, b_max), t| {
+                let min = lerp_round(a_min, b_min, t);
+                (min, lerp_round(a_max, b_max, t).max(min))
+            },
+        );
+        let choice = ChoiceSettings {
+            plateau_cp: seg.blend(|p| p.plateau_cp, lerp_round),
+            lambda: seg.blend(|p| p.lambda, |x, y, t| Some(geo(x?, y?, t))),
+            slip_p: seg.blend(|p| p.slip_p, lerp),
+            slip_min_cp,
+            slip_max_cp,
+            boltzmann_max_cp: seg.blend(
+                |p| p.boltzmann_max_cp,
+                |x, y, t| match (x, y) {
+                    (Some(x), Some(y)) => Some(lerp_round(x, y, t)),
+                    (x, y) => x.or(y),
                 },
             ),
-            Some(b) => {
-                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
-                let nodes = (geo(a.nodes as f64, b.nodes as f64, t).round() as u64).clamp(a.nodes, b.nodes);
-                let depth = match (a.depth, b.depth) {
-                    (Some(x), Some(y)) => Some(lerp(f64::from(x), f64::from(y), t).floor() as i32),
-                    (Some(x), None) => Some(x),
-                    _ => None,
-                };
-                let lambda = match (a.lambda, b.lambda) {
-                    (Some(x), Some(y)) => Some(geo(x, y, t)),
-                    _ => None,
-                };
-                let slip_min_cp = lerp_round(a.slip_min_cp, b.slip_min_cp, t);
-                let slip_max_cp = lerp_round(a.slip_max_cp, b.slip_max_cp, t).max(slip_min_cp);
-                (
-                    nodes,
-                    depth,
-                    ChoiceSettings {
-                        plateau_cp: lerp_round(a.plateau_cp, b.plateau_cp, t),
-                        lambda,
-                        slip_p: lerp(a.slip_p, b.slip_p, t),
-                        slip_min_cp,
-                        slip_max_cp,
-                        boltzmann_max_cp: match (a.boltzmann_max_cp, b.boltzmann_max_cp) {
-                            (Some(x), Some(y)) => Some(lerp_round(x, y, t)),
-                            (x, y) => x.or(y),
-                        },
-                    },
-                )
-            }
         };
-        let prior = match self.points.get(i + 1) {
-            None => a.move_prior(),
-            Some(b) => {
-                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
-                MovePrior::lerp(a.move_prior().as_ref(), b.move_prior().as_ref(), t)
-            }
-        };
-        let beta = match self.points.get(i + 1) {
-            None => a.beta.unwrap_or(0.0),
-            Some(b) => {
-                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
-                lerp(a.beta.unwrap_or(0.0), b.beta.unwrap_or(0.0), t)
-            }
-        };
+        let prior = seg
+            .pair(|a| a.move_prior(), |a, b, t| MovePrior::lerp(a.move_prior().as_ref(), b.move_prior().as_ref(), t));
+        let beta = seg.blend(|p| p.beta.unwrap_or(0.0), lerp);
         // A ladder that names a model it cannot have is refused by `validate` at parse time, so
         // here the model is there whenever a beta is.
-        let decided = |p: &LadderPoint| p.decided_lambda.or(p.lambda).unwrap_or(1.0);
-        let decided_lambda = match self.points.get(i + 1) {
-            None => decided(a),
-            Some(b) => geo(decided(a), decided(b), f64::from(elo - a.elo) / f64::from(b.elo - a.elo)),
+        let decided_lambda = seg.blend(|p| p.decided_lambda.or(p.lambda).unwrap_or(1.0), geo);
+        let avatar_tilt = seg.blend(|p| p.avatar_tilt.unwrap_or(crate::policy::human::AVATAR_TILT), lerp);
+        let v7 = self.human_model == Some(super::maia3_choice::VERSION);
+        // With v7 the v6 model stays in `human` as the fallback.
+        let model = match self.human_model {
+            Some(_) if v7 => super::human_model::builtin(super::human_model::LATEST).ok(),
+            v => v.and_then(|v| super::human_model::builtin(v).ok()),
         };
-        let tilt = |p: &LadderPoint| p.avatar_tilt.unwrap_or(crate::policy::human::AVATAR_TILT);
-        let avatar_tilt = match self.points.get(i + 1) {
-            None => tilt(a),
-            Some(b) => lerp(tilt(a), tilt(b), f64::from(elo - a.elo) / f64::from(b.elo - a.elo)),
-        };
-        let model = self.human_model.and_then(|v| super::human_model::builtin(v).ok());
+        let model_elo = |p: &LadderPoint| p.model_elo.unwrap_or(f64::from(p.elo));
+        let (self_elo, oppo_elo) = seg.blend(
+            |p| (model_elo(p), p.model_oppo_elo.unwrap_or(model_elo(p))),
+            |(a_self, a_oppo), (b_self, b_oppo), t| (lerp(a_self, b_self, t), lerp(a_oppo, b_oppo, t)),
+        );
         let human = model.filter(|_| beta > 0.0).map(|model| HumanChoice {
             beta,
             decided_lambda,
@@ -646,6 +700,8 @@ impl Ladder {
             tablebases: elo >= self.tablebases_from_elo,
             deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
             prior: prior.filter(|p| !p.is_zero()),
+            maia3: (v7 && human.is_some())
+                .then(|| Box::new(super::maia3_choice::Maia3Choice { self_elo, oppo_elo, history: None })),
             human,
             ladder: self.tag(),
         }

@@ -12,6 +12,7 @@
 pub mod avatar;
 pub mod human_model;
 pub mod ladder;
+pub mod maia3_choice;
 pub mod manifest;
 #[allow(clippy::module_inception)]
 pub mod profile;

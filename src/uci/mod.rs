@@ -5,6 +5,7 @@
 pub mod fmt;
 mod go;
 pub mod human_time;
+pub mod opponent;
 pub mod options;
 
 use crate::board::{Game, perft};
@@ -89,6 +90,10 @@ pub struct Engine {
     human_time: human_time::HumanTimeState,
     /// The position before the last move of the `position` command (the time model's swing).
     prev_game: Option<Game>,
+    /// `UCI_Opponent` as last set ([`opponent`]).
+    opponent: Option<opponent::Opponent>,
+    /// The last `position` command's start and moves (the human move model v7's history).
+    line: (Chess, Vec<Move>),
 }
 
 /// The strength options as set, and the seed of the current game.
@@ -175,11 +180,25 @@ impl Engine {
             },
             human_time: human_time::HumanTimeState::new(),
             prev_game: None,
+            opponent: None,
+            line: (Chess::default(), Vec::new()),
         }
     }
 
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The opponent as set by `UCI_Opponent` (None: not set, or forgotten).
+    pub fn opponent(&self) -> Option<&opponent::Opponent> {
+        self.opponent.as_ref()
+    }
+
+    /// The human move model v7's view of the current game: the last 8 positions of the
+    /// `position` command's line (a FEN alone is its own history).
+    pub fn model_history(&self) -> crate::human::maia3::History {
+        crate::human::maia3::History::game(&self.line.0, &self.line.1)
+            .unwrap_or_else(|_| crate::human::maia3::History::position(self.game.pos().clone()))
     }
 
     fn searchers(&self) -> std::sync::MutexGuard<'_, Searchers> {
@@ -304,6 +323,10 @@ impl Engine {
             ("Ladder File", Value::Str(path)) => self.set_ladder(&path),
             ("Human Time", Value::Bool(on)) => self.set_human_time(on),
             ("Human Time File", Value::Str(path)) => self.set_human_time_file(&path),
+            ("UCI_Opponent", Value::Str(text)) => match opponent::parse(&text) {
+                Ok(o) => self.opponent = o,
+                Err(e) => self.out.info_string(&format!("{e}; opponent unchanged")),
+            },
             ("SyzygyProbeLimit", Value::Int(n)) => {
                 self.tb_probe_limit = n as usize;
                 if let Some(tb) = &self.tablebases {
@@ -480,8 +503,9 @@ impl Engine {
         match parse_position(args) {
             Ok((root, fen, moves)) => {
                 self.prev_game = moves.split_last().map(|(_, before)| Game::with_moves(root.clone(), before));
-                self.game = Game::with_moves(root, &moves);
+                self.game = Game::with_moves(root.clone(), &moves);
                 self.root_fen = fen;
+                self.line = (root, moves);
             }
             Err(e) => self.out.info_string(&format!("{e}; position unchanged")),
         }
@@ -532,7 +556,16 @@ impl Engine {
         let out = self.out.clone();
         let searchers = Arc::clone(&self.searchers);
         let ctl = Arc::clone(&control);
-        let player = self.strength.player();
+        let mut player = self.strength.player();
+        // The human move model v7 sees the game's history and a known opponent rating.
+        if let Setting::Level(l) = &mut player.setting
+            && let Some(m) = &mut l.maia3
+        {
+            m.history = Some(Arc::new(self.model_history()));
+            if let Some(r) = self.opponent.as_ref().and_then(|o| o.model_rating()) {
+                m.oppo_elo = r as f64;
+            }
+        }
         let match_seed = self.strength.game_seed;
         let tablebases = self.tablebases.clone();
         let move_overhead = self.move_overhead;

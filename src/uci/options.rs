@@ -98,6 +98,7 @@ pub fn all_options() -> Vec<Opt> {
         Opt { name: "Ladder File", kind: Kind::Str { default: String::new() } },
         Opt { name: "Human Time", kind: Kind::Check { default: false } },
         Opt { name: "Human Time File", kind: Kind::Str { default: String::new() } },
+        Opt { name: "UCI_Opponent", kind: Kind::Str { default: String::new() } },
     ]);
     v
 }

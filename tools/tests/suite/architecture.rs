@@ -8,8 +8,20 @@
 use std::path::{Path, PathBuf};
 
 /// The engine's top-level modules, lowest layer first. A module may use only those before it.
-const LAYERS: &[&str] =
-    &["score", "board", "seed", "eval", "tablebase", "search", "policy", "profile", "human_time", "player", "uci"];
+const LAYERS: &[&str] = &[
+    "score",
+    "board",
+    "seed",
+    "eval",
+    "tablebase",
+    "search",
+    "human",
+    "policy",
+    "profile",
+    "human_time",
+    "player",
+    "uci",
+];
 
 /// The tools crate's subcommands: none may use another. `cli` dispatches to all of them; `common`
 /// is what they share.

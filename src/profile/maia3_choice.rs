@@ -1,0 +1,74 @@
+//! The human move model v7 (Maia-3, [`crate::human::maia3`]) in a level's choice: a ladder whose
+//! `human_model` is 7 takes `ln P_human` from Maia-3 instead of v6, asked at the point's own model
+//! ratings (`model_elo`, `model_oppo_elo` on the Lichess blitz scale, interpolated between points;
+//! absent: the point's Elo, unmapped — the fitted map comes with the ladder refit on v7). A known
+//! `UCI_Opponent` rating replaces the opponent input; the game's last 8 positions from the
+//! `position` command are the model's history (a position alone otherwise).
+//!
+//! The log-probabilities are over the moves asked about (the root moves) and rounded to a 2⁻¹⁶
+//! grid before they enter the choice. If the built-in weights could not be read (a corrupt
+//! build), the level falls back to v6 and says so once on stderr.
+
+use crate::board::Game;
+use crate::human::maia3::{self, History, math};
+use shakmaty::Move;
+use std::sync::Arc;
+
+/// The version number a ladder names for Maia-3.
+pub const VERSION: u32 = maia3::VERSION;
+
+#[derive(Clone, Debug)]
+pub struct Maia3Choice {
+    /// The player-to-move rating input (Lichess blitz scale).
+    pub self_elo: f64,
+    /// The opponent rating input (the point's, or `UCI_Opponent`'s when known).
+    pub oppo_elo: f64,
+    /// The game's positions up to the one to move in (None: the position alone).
+    pub history: Option<Arc<History>>,
+}
+
+impl PartialEq for Maia3Choice {
+    fn eq(&self, other: &Self) -> bool {
+        self.self_elo == other.self_elo
+            && self.oppo_elo == other.oppo_elo
+            && match (&self.history, &other.history) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a.tokens() == b.tokens(),
+                _ => false,
+            }
+    }
+}
+
+impl Maia3Choice {
+    /// `ln P_human(m)` for each of `moves` in `game`'s position, the softmax over `moves`, on the
+    /// 2⁻¹⁶ grid; None when the model cannot be had (the caller falls back to v6).
+    pub fn log_probs(&self, game: &Game, moves: &[Move]) -> Option<Vec<f64>> {
+        let model = match maia3::builtin() {
+            Ok(m) => m,
+            Err(e) => {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| eprintln!("{e}; the human move model v6 is used instead"));
+                return None;
+            }
+        };
+        let alone;
+        let history = match &self.history {
+            Some(h) if h.current() == game.pos() => h.as_ref(),
+            _ => {
+                alone = History::position(game.pos().clone());
+                &alone
+            }
+        };
+        let dist = model.distribution(history, self.self_elo.round() as i64, self.oppo_elo.round() as i64);
+        let lp: Vec<f64> =
+            moves.iter().map(|m| dist.iter().find(|d| d.mv == *m).map_or(f64::NEG_INFINITY, |d| d.log_prob)).collect();
+        // Renormalised over the moves asked about (all legal moves when MultiPV is all).
+        let max = lp.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !max.is_finite() {
+            return None;
+        }
+        let sum: f64 = lp.iter().map(|x| math::exp64(x - max)).sum();
+        let z = max + math::ln64(sum);
+        Some(lp.iter().map(|x| maia3::on_grid(x - z)).collect())
+    }
+}
