@@ -277,3 +277,42 @@ fn multipv_lines_of_one_depth_name_different_moves() {
     }
     assert!(repeated.is_empty(), "repeated first moves:\n{}", repeated.join("\n"));
 }
+
+/// Issue 59: `UCI_Elo` without `UCI_LimitStrength` was silent (and the engine plays at full
+/// strength). It is now said at the next `isready` (or `go`); not when `UCI_LimitStrength` is on,
+/// whichever of the two comes first.
+#[test]
+fn uci_elo_without_limit_strength_is_said() {
+    let note = "info string UCI_Elo takes effect with UCI_LimitStrength";
+    let mut uci = Uci::start();
+    uci.send("uci");
+    uci.send("setoption name UCI_Elo value 1500");
+    uci.send("isready");
+    let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+    assert!(lines.iter().any(|l| l == note), "{lines:#?}");
+    // Said once.
+    uci.send("isready");
+    let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+    assert!(!lines.iter().any(|l| l == note), "{lines:#?}");
+    // Either order with UCI_LimitStrength on: nothing.
+    for order in
+        [["UCI_Elo value 1600", "UCI_LimitStrength value true"], ["UCI_LimitStrength value true", "UCI_Elo value 1700"]]
+    {
+        let mut uci = Uci::start();
+        uci.send("uci");
+        for o in order {
+            uci.send(&format!("setoption name {o}"));
+        }
+        uci.send("isready");
+        let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+        assert!(!lines.iter().any(|l| l == note), "{order:?}: {lines:#?}");
+    }
+    // At `go` too.
+    let mut uci = Uci::start();
+    uci.send("uci");
+    uci.send("setoption name UCI_Elo value 1500");
+    uci.send("position startpos");
+    uci.send("go depth 1");
+    let (_, lines) = uci.bestmove(Duration::from_secs(10));
+    assert!(lines.iter().any(|l| l == note), "{lines:#?}");
+}
