@@ -484,6 +484,10 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 /// `--player` by the one rule of every tool (`games::resolve_player`): the exact name from then on.
 fn resolve_common(c: &mut Common) -> Result<(), String> {
     let games = read_games(&c.pgn).map_err(|e| format!("cannot read the PGN: {e}"))?;
+    if games.iter().all(|g| g.white.is_empty() && g.black.is_empty()) {
+        // Not a PGN of games: `prepare` says so.
+        return Ok(());
+    }
     let name = crate::tools::games::resolve_player(
         &c.player,
         games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]),
