@@ -115,6 +115,9 @@ struct Strength {
     /// (`UCI_LimitStrength` before `UCI_Elo`), so the setting is reported once they have settled,
     /// at the next `isready` or `go`.
     changed: bool,
+    /// `UCI_Elo` was set while `UCI_LimitStrength` is off: said once, at the next `isready` or `go`,
+    /// unless `UCI_LimitStrength` is switched on first.
+    elo_without_limit: bool,
     /// The current game's seed has been reported (`info string seed N`).
     seed_reported: bool,
 }
@@ -176,6 +179,7 @@ impl Engine {
                 human_model: None,
                 ladder: None,
                 changed: false,
+                elo_without_limit: false,
                 seed_reported: false,
             },
             human_time: human_time::HumanTimeState::new(),
@@ -309,6 +313,7 @@ impl Engine {
             ("UCI_Elo", Value::Int(elo)) => {
                 self.strength.elo = elo as i32;
                 self.strength.changed |= self.strength.limit_strength;
+                self.strength.elo_without_limit = !self.strength.limit_strength;
             }
             ("Skill Level", Value::Int(level)) => {
                 self.strength.skill = level as i32;
@@ -358,6 +363,9 @@ impl Engine {
 
     /// Reports the setting once its options have settled (see `Strength::changed`).
     fn report_strength_if_changed(&mut self) {
+        if std::mem::take(&mut self.strength.elo_without_limit) && !self.strength.limit_strength {
+            self.out.info_string("UCI_Elo takes effect with UCI_LimitStrength");
+        }
         if self.strength.changed {
             self.strength.changed = false;
             self.out.info_string(&self.strength.player().describe());

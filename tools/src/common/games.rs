@@ -320,6 +320,49 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
     read_from(std::io::BufReader::with_capacity(1 << 16, file)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// How every tool's `--player NAME` finds its player among the names of a file's games (`names`:
+/// the `White`/`Black` tags, in any order, repeats allowed): the one name equal to `query`
+/// (trimmed; case-insensitive, an exact-case match winning a tie); otherwise the one name that
+/// contains it, case-insensitively (`oparin` finds `Oparin, Grigoriy`). Anonymous names
+/// ([`is_anonymous`]) never match. When no name or several names match, the error lists the
+/// candidates (or the closest names, by Jaro-Winkler similarity) for a message that ends the
+/// tool with exit status 1.
+pub fn resolve_player<'a>(query: &str, names: impl IntoIterator<Item = &'a str>) -> Result<String, String> {
+    let q = query.trim();
+    let mut all: Vec<&str> = names.into_iter().map(str::trim).filter(|n| !is_anonymous(n)).collect();
+    all.sort_unstable();
+    all.dedup();
+    if q.is_empty() {
+        return Err("--player: an empty name".to_string());
+    }
+    if all.contains(&q) {
+        return Ok(q.to_string());
+    }
+    let lower = q.to_lowercase();
+    let equal: Vec<&str> = all.iter().copied().filter(|n| n.to_lowercase() == lower).collect();
+    let containing: Vec<&str> = all.iter().copied().filter(|n| n.to_lowercase().contains(&lower)).collect();
+    let found = if equal.is_empty() { &containing } else { &equal };
+    match found.len() {
+        1 => Ok(found[0].to_string()),
+        0 => {
+            let mut near: Vec<(f64, &str)> =
+                all.iter().map(|n| (strsim::jaro_winkler(&lower, &n.to_lowercase()), *n)).collect();
+            near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+            let list: Vec<String> = near.iter().take(5).map(|(_, n)| format!("'{n}'")).collect();
+            Err(if list.is_empty() {
+                format!("no player named '{q}': the file names no players")
+            } else {
+                format!("no player named '{q}' (nor any name containing it); the closest names: {}", list.join(", "))
+            })
+        }
+        n => {
+            let list: Vec<String> = found.iter().take(10).map(|n| format!("'{n}'")).collect();
+            let more = if n > 10 { format!(" and {} more", n - 10) } else { String::new() };
+            Err(format!("'{q}' matches {n} players: {}{more}; give more of the name", list.join(", ")))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

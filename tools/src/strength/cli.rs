@@ -64,14 +64,30 @@ pub struct OracleArgs {
     name = "sparring strength",
     about = "Estimate playing strength (Elo) from move quality: Regan-Haworth scaled error of each \
              eligible ply against an oracle engine",
-    after_help = "Fit the game model: sparring strength train --help\nRefit the scaled-error line: sparring strength refit --help\nDifficulty-aware rating from all-move oracle files: sparring strength ipr --help"
+    after_help = "Fit the game model: sparring strength train --help\nRefit the scaled-error line: sparring strength refit --help\nDifficulty-aware rating from all-move oracle files: sparring strength ipr --help\n\n\
+CSV columns (--format csv), one row per game side:\n  \
+game, color, player, rating: the game's number in the file, the side, its name and its Elo tag\n  \
+n: the side's eligible plies (not forced, not in an already decided position; at least 12\n    \
+for an estimate)\n  \
+ase: mean scaled error of those plies, ln(1 + loss / 100) of each ply's centipawn loss against\n    \
+the oracle's best move (capped at 300); lower is better\n  \
+sd: the sample standard deviation (n - 1) of those per-ply scaled errors\n  \
+p75_loss: the 75th percentile of the plies' centipawn losses\n  \
+strength_elo, strength_se: the side's estimate and its standard error (90 % interval: lo90, hi90)\n  \
+rolling_elo, rolling_se, rolling_lo90, rolling_hi90: the player's estimate over their last 10\n    \
+games up to this one, and its interval\n\
+An interval holds its estimate strictly inside, and reaches no further than the model's fitted\n\
+rating range widened by two population standard deviations (never below 100).\n\n\
+--player: case-insensitive; a unique part of a name is enough (an unknown or ambiguous name\n\
+is refused, with the closest names); only that player's games are analysed."
 )]
 pub struct AnalyseCli {
     /// PGN file to analyse.
     pub file: PathBuf,
     #[command(flatten)]
     pub oracle: OracleArgs,
-    /// Only analyse this player's moves (case-insensitive name match).
+    /// Only this player's games: case-insensitive, a unique part of the name is enough (`oparin`
+    /// for "Oparin, Grigoriy"); an unknown or ambiguous name is refused with the closest names.
     #[arg(long)]
     pub player: Option<String>,
     #[arg(long, value_enum, default_value = "table")]
@@ -172,7 +188,7 @@ fn run_train(c: TrainCli) -> Result<(), String> {
     sparring::profile::human_model::builtin(c.human_model)?;
     setup.settings.human_model = Some(c.human_model);
     let (games, analysis) = if c.plies.is_empty() {
-        let (games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &setup)?;
+        let (games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &mut setup)?;
         let text = format!(
             "analysed {} games ({} skipped), {:.1} plies/s with {} job(s)",
             stats.games,
@@ -285,6 +301,9 @@ struct Setup {
     spec: OracleChoice,
     settings: Settings,
     model: Model,
+    /// `--player`: the player (a query, resolved against the file's names when it is read) whose
+    /// games alone are analysed.
+    games_of: Option<String>,
 }
 
 fn resolve(o: &OracleArgs, player: Option<String>) -> Result<Setup, String> {
@@ -312,7 +331,7 @@ fn resolve_with(o: &OracleArgs, player: Option<String>, default_model: &str) -> 
         Model::Game(g) => Some(g.human_model),
         _ => None,
     };
-    Ok(Setup { spec, settings: Settings { budget, pairing, player, human_model }, model })
+    Ok(Setup { spec, settings: Settings { budget, pairing, player, human_model }, model, games_of: None })
 }
 
 fn budget_fields(b: Budget) -> (Option<i32>, Option<u64>) {
@@ -326,9 +345,26 @@ fn budget_fields(b: Budget) -> (Option<i32>, Option<u64>) {
 fn load_and_analyse(
     file: &Path,
     o: &OracleArgs,
-    setup: &Setup,
+    setup: &mut Setup,
 ) -> Result<(Vec<GameAnalysis>, Vec<GameError>, RunStats), String> {
-    let all = pgn::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let mut all = pgn::read_file(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    if let Some(query) = setup.games_of.clone() {
+        // `--player`: the one rule of every tool (`games::resolve_player`); only their games.
+        let names = all.iter().flatten().flat_map(|g| [g.white.as_str(), g.black.as_str()]);
+        let name = crate::common::games::resolve_player(&query, names)?;
+        let total = all.len();
+        all.retain(|g| g.as_ref().is_ok_and(|g| g.white.trim() == name || g.black.trim() == name));
+        let numbers: Vec<String> = all.iter().flatten().map(|g| g.number.to_string()).collect();
+        eprintln!(
+            "sparring strength: player '{name}' (--player '{query}'): {} of {total} games analysed (numbers {})",
+            all.len(),
+            numbers.join(", ")
+        );
+        if setup.settings.player.is_some() {
+            setup.settings.player = Some(name.clone());
+        }
+        setup.games_of = Some(name);
+    }
     let every = o.every.max(1);
     let mut errors = Vec::new();
     let mut games: Vec<PgnGame> = Vec::new();
@@ -381,16 +417,17 @@ fn load_and_analyse(
 
 fn run_analyse(c: AnalyseCli) -> Result<(), String> {
     let mut setup = resolve(&c.oracle, c.player.clone())?;
+    setup.games_of = c.player.clone();
     // The game model reads the opponent's moves too: analyse both sides, report the player's.
     let game_model = matches!(setup.model, Model::Game(_));
     if game_model {
         setup.settings.player = None;
     }
-    let (mut games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &setup)?;
-    if let (true, Some(p)) = (game_model, &c.player) {
+    let (mut games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &mut setup)?;
+    if let (true, Some(p)) = (game_model, &setup.games_of) {
         for g in &mut games {
             for s in &mut g.sides {
-                s.analysed = s.player.trim().eq_ignore_ascii_case(p);
+                s.analysed = s.player.trim() == p;
             }
         }
     }
@@ -433,7 +470,7 @@ fn run_analyse(c: AnalyseCli) -> Result<(), String> {
 }
 
 fn run_refit(c: RefitCli) -> Result<(), String> {
-    let setup = resolve_with(&c.oracle, None, "refit")?;
+    let mut setup = resolve_with(&c.oracle, None, "refit")?;
     let Model::Ase(ase_template) = &setup.model else {
         return Err("refit fits the scaled-error line: give --model refit, pawnbook or such a file \
                     (the game model is fitted with `sparring strength train`)"
@@ -446,7 +483,7 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
             (refit::read_samples_csv(&text)?, path.display().to_string(), None)
         }
         (Some(file), None) => {
-            let (games, errors, stats) = load_and_analyse(file, &c.oracle, &setup)?;
+            let (games, errors, stats) = load_and_analyse(file, &c.oracle, &mut setup)?;
             let (rows, _) = report::side_rows(&games, &setup.model);
             if let Some(p) = &c.samples_out {
                 std::fs::write(p, report::csv_sides(&rows))

@@ -114,6 +114,10 @@ pub const MIDDLEGAME_LAST_PLY: usize = 60;
 pub const GRID: (f64, f64, f64) = (0.0, 3600.0, 5.0);
 /// Nominal coverage of the intervals.
 pub const COVERAGE: f64 = 0.90;
+/// The posterior quantile used for an interval end the estimate reaches: 95 % (and 5 %).
+const COVERAGE_TAIL: f64 = 0.5 + COVERAGE / 2.0;
+/// No interval reaches below this rating (see [`GameModel::rating_range`]).
+pub const MIN_RATING: f64 = 100.0;
 
 /// Every feature name, in the order of [`features`].
 pub fn feature_names() -> Vec<String> {
@@ -495,11 +499,13 @@ impl GameModel {
         (scores.iter().sum::<f64>() / k, (self.spread.rho + (1.0 - self.spread.rho) / k).sqrt())
     }
 
-    /// Posterior over the grid for the mean of `scores` under the population's prior.
+    /// Posterior over the grid (inside [`GameModel::rating_range`]) for the mean of `scores` under
+    /// the population's prior.
     fn posterior(&self, scores: &[f64]) -> Vec<(f64, f64)> {
         let (mean, shrink) = self.mean_and_shrink(scores);
         let tau = self.population.sd;
-        let (lo, hi, step) = GRID;
+        let (lo, hi) = self.rating_range();
+        let step = GRID.2;
         let n = ((hi - lo) / step) as usize + 1;
         let logs: Vec<(f64, f64)> = (0..n)
             .map(|i| {
@@ -517,11 +523,24 @@ impl GameModel {
         w.into_iter().map(|(r, p)| (r, p / z)).collect()
     }
 
-    /// The 90 % confidence interval: the lowest and highest grid rating under which the mean of
-    /// `scores` lies within ±[`Z90`] of its sd; when none does, the rating that puts it nearest.
+    /// The ratings an interval may reach: the range the model was fitted on (its population's 1st
+    /// to 99th percentile) widened by two population sd on each side, inside the grid and never
+    /// below [`MIN_RATING`]. The score model is a straight line fitted inside that range; far
+    /// beyond it, it says nothing (with one game and a flat slope it once let intervals reach 0).
+    pub fn rating_range(&self) -> (f64, f64) {
+        let p = &self.population;
+        let lo = (p.p01 - 2.0 * p.sd).max(MIN_RATING).max(GRID.0);
+        let hi = (p.p99 + 2.0 * p.sd).min(GRID.1).max(lo + GRID.2);
+        (lo, hi)
+    }
+
+    /// The 90 % confidence interval: the lowest and highest grid rating inside
+    /// [`GameModel::rating_range`] under which the mean of `scores` lies within ±[`Z90`] of its sd;
+    /// when none does, the rating that puts it nearest.
     fn confidence(&self, scores: &[f64]) -> (f64, f64) {
         let (mean, shrink) = self.mean_and_shrink(scores);
-        let (lo, hi, step) = GRID;
+        let (lo, hi) = self.rating_range();
+        let step = GRID.2;
         let n = ((hi - lo) / step) as usize + 1;
         let mut inside: Option<(f64, f64)> = None;
         let mut nearest = (f64::INFINITY, self.population.mean);
@@ -540,11 +559,33 @@ impl GameModel {
     }
 
     /// Estimate and 90 % interval from the scores of one or more games of one player.
+    ///
+    /// The estimate is the posterior mean, pulled towards the population's mean; the interval is
+    /// the confidence interval, which is not. Where the pull takes the estimate to or past an end
+    /// of the confidence interval, that end is moved to the posterior's own 5 % (or 95 %) point, so
+    /// the estimate lies strictly inside (at least one grid step from either end; it once sat on a
+    /// bound, `1735 [1735, 2910]`).
     pub fn estimate(&self, scores: &[f64]) -> Estimate {
-        let elo = self.posterior(scores).iter().map(|(r, p)| r * p).sum::<f64>();
-        let (lo, hi) = self.confidence(scores);
-        // The interval always holds the estimate (a strongly pulled estimate may lie just outside).
-        Estimate { elo, lo: lo.min(elo), hi: hi.max(elo), games: scores.len() }
+        let post = self.posterior(scores);
+        let gap = GRID.2;
+        let (range_lo, range_hi) = self.rating_range();
+        // At least one grid step inside the range, so an interval around it fits there too (only
+        // scores far outside anything the model was fitted on come near its ends).
+        let elo = post.iter().map(|(r, p)| r * p).sum::<f64>().clamp(range_lo + gap, range_hi - gap);
+        let (ci_lo, ci_hi) = self.confidence(scores);
+        let quantile = |q: f64| {
+            let mut acc = 0.0;
+            for &(r, p) in &post {
+                acc += p;
+                if acc >= q {
+                    return r;
+                }
+            }
+            post.last().map_or(elo, |x| x.0)
+        };
+        let lo = if ci_lo <= elo - gap { ci_lo } else { quantile(1.0 - COVERAGE_TAIL).min(elo - gap) };
+        let hi = if ci_hi >= elo + gap { ci_hi } else { quantile(COVERAGE_TAIL).max(elo + gap) };
+        Estimate { elo, lo, hi, games: scores.len() }
     }
 
     /// A warning when rated sides lie outside the ratings the model was fitted on.

@@ -99,7 +99,8 @@ struct Answer {
 struct PgnArgs {
     /// PGN file (games from the standard start position).
     file: PathBuf,
-    /// Rate only this player (case-insensitive exact name); default: every player.
+    /// Rate only this player (case-insensitive; a unique part of the name is enough); default:
+    /// every player.
     #[arg(long)]
     player: Option<String>,
     /// Positions per player at most (spread evenly over their games), after move 8, not forced.
@@ -422,7 +423,20 @@ fn rate_pgn(a: &PgnArgs) -> Result<(), String> {
     if let Some(note) = crate::common::games::unread_note(&a.file, &games) {
         eprintln!("{note}");
     }
-    let (names, positions, owner) = pgn_positions(&games, a.player.as_deref(), a.per_player);
+    // `--player` by the one rule of every tool (`games::resolve_player`).
+    let player = match &a.player {
+        Some(q) => {
+            let name = crate::common::games::resolve_player(
+                q,
+                games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]),
+            )?;
+            let n = games.iter().filter(|g| g.white.trim() == name || g.black.trim() == name).count();
+            eprintln!("player '{name}' (--player '{q}'): {n} of {} games", games.len());
+            Some(name)
+        }
+        None => None,
+    };
+    let (names, positions, owner) = pgn_positions(&games, player.as_deref(), a.per_player);
     if positions.is_empty() {
         return Err(match &a.player {
             Some(p) => format!("no positions of a player named '{p}' after move 8"),

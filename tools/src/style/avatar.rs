@@ -30,7 +30,8 @@ pub struct Args {
 pub struct Common {
     /// The PGN with the player's games.
     pub pgn: PathBuf,
-    /// The player (exact name).
+    /// The player: case-insensitive, a unique part of the name is enough; an unknown or
+    /// ambiguous name is refused with the closest names.
     #[arg(long)]
     pub player: String,
     /// The rating whose nearest ladder point models the moves (default: the player's mean rating).
@@ -480,8 +481,32 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
     }
 }
 
+/// `--player` by the one rule of every tool (`games::resolve_player`): the exact name from then on.
+fn resolve_common(c: &mut Common) -> Result<(), String> {
+    let games = read_games(&c.pgn).map_err(|e| format!("cannot read the PGN: {e}"))?;
+    if games.iter().all(|g| g.white.is_empty() && g.black.is_empty()) {
+        // Not a PGN of games: `prepare` says so.
+        return Ok(());
+    }
+    let name = crate::common::games::resolve_player(
+        &c.player,
+        games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]),
+    )?;
+    let n = games.iter().filter(|g| g.white.trim() == name || g.black.trim() == name).count();
+    eprintln!("sparring avatar: player '{name}' (--player '{}'): {n} of {} games", c.player, games.len());
+    c.player = name;
+    Ok(())
+}
+
 /// `sparring avatar`.
-pub fn main(args: Args) -> ExitCode {
+pub fn main(mut args: Args) -> ExitCode {
+    let resolved = match &mut args.command {
+        Command::Fit { common, .. } | Command::Eval { common, .. } => resolve_common(common),
+    };
+    if let Err(e) = resolved {
+        eprintln!("sparring avatar: {e}");
+        return ExitCode::FAILURE;
+    }
     let result = match &args.command {
         Command::Fit {
             common,

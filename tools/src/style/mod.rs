@@ -34,7 +34,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// A PGN (its moves, or positions sampled from it for an engine) or a FEN/EPD file (positions).
     pub file: PathBuf,
-    /// Only this player's moves (exact name).
+    /// Only this player's moves: case-insensitive, a unique part of the name is enough; an
+    /// unknown or ambiguous name is refused with the closest names.
     #[arg(long, conflicts_with = "side")]
     pub player: Option<String>,
     /// Only this side's moves: white or black.
@@ -331,7 +332,26 @@ fn run_games(args: &Args, format: Format) -> Result<(), String> {
 }
 
 /// `sparring style`.
-pub fn main(args: Args) -> ExitCode {
+pub fn main(mut args: Args) -> ExitCode {
+    // `--player` by the one rule of every tool (`games::resolve_player`): the exact name from then on.
+    if let (Some(query), true) = (args.player.clone(), is_pgn(&args.file)) {
+        let resolved = read_games(&args.file).and_then(|games| {
+            let name = crate::common::games::resolve_player(
+                &query,
+                games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]),
+            )?;
+            let n = games.iter().filter(|g| g.white.trim() == name || g.black.trim() == name).count();
+            eprintln!("sparring style: player '{name}' (--player '{query}'): {n} of {} games", games.len());
+            Ok(name)
+        });
+        match resolved {
+            Ok(name) => args.player = Some(name),
+            Err(e) => {
+                eprintln!("sparring style: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let format = format_of(args.csv, args.json);
     let engine_mode = args.engine.is_some()
         || args.humans

@@ -231,3 +231,32 @@ fn plies_csv_keeps_the_best_move() {
     assert_eq!((p[0].best.as_deref(), p[0].cp_loss, p[0].eligible), (Some("d2d4"), Some(10), true));
     assert_eq!((p[1].best.as_deref(), p[1].cp_loss, p[1].eligible), (None, None, false));
 }
+
+/// Issue 59: 16 of 72 estimates sat exactly on a bound of their own interval (`1735 [1735, 2910]`:
+/// the estimate, pulled towards the population's mean, fell outside the confidence interval, which
+/// was stretched just to it) and with `--model fide` lower bounds reached 0 (`1650 [0, 2310]`). Over
+/// the scores a game can give, with both shipped models and 1 to 10 games, every estimate now lies
+/// at least one grid step inside its interval, and no interval leaves the model's range (its
+/// fitted range widened by two population sd, never below 100).
+#[test]
+fn estimates_lie_strictly_inside_intervals_that_never_reach_zero() {
+    for m in [GameModel::shipped(), GameModel::shipped_fide()] {
+        let (lo_range, hi_range) = m.rating_range();
+        assert!(lo_range >= 100.0 && hi_range <= 3600.0, "{lo_range} {hi_range}");
+        for games in [1usize, 3, 10] {
+            for i in 0..=80 {
+                let score = -400.0 + 45.0 * i as f64;
+                let e = m.estimate(&vec![score; games]);
+                assert!(
+                    e.lo <= e.elo - 5.0 && e.elo + 5.0 <= e.hi,
+                    "{} {games} game(s), score {score}: {e:?}",
+                    m.scale
+                );
+                assert!(e.lo >= lo_range && e.hi <= hi_range, "{} {games} game(s), score {score}: {e:?}", m.scale);
+                // As printed: the rounded estimate differs from both rounded ends.
+                let (r, l, h) = (e.elo.round(), e.lo.round(), e.hi.round());
+                assert!(l < r && r < h, "{e:?}");
+            }
+        }
+    }
+}

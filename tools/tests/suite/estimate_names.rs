@@ -126,3 +126,64 @@ fn ipr_pgn_cache_keeps_ratings_and_separates_anonymous_sides() {
     assert!(err.contains("?? (game 1, white)") || err.contains("skipped"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 59: `strength --player oparin` (a part of "Oparin, Grigoriy") analysed every ply and printed
+/// empty tables without a word, `style --player` was exact and case-sensitive while `strength`
+/// ignored case. One rule now (`games::resolve_player`): case-insensitive, a unique part of a name
+/// matches; an unknown or ambiguous name is refused with the closest names (exit 1); the tool says
+/// which games it took.
+#[test]
+fn player_names_follow_one_rule_in_every_tool() {
+    use sparring_tools::common::games::resolve_player;
+    let names = ["Oparin, Grigoriy", "Carlsen, Magnus", "carlsen, m", "??", "Bo"];
+    let r = |q: &str| resolve_player(q, names.iter().copied());
+    assert_eq!(r("oparin").unwrap(), "Oparin, Grigoriy");
+    assert_eq!(r("  OPARIN, grigoriy ").unwrap(), "Oparin, Grigoriy");
+    assert_eq!(r("bo").unwrap(), "Bo");
+    // Exact case wins between names equal but for case; a part shared by two is ambiguous.
+    assert_eq!(r("carlsen, m").unwrap(), "carlsen, m");
+    let e = r("carlsen").unwrap_err();
+    assert!(e.contains("matches 2 players") && e.contains("'Carlsen, Magnus'"), "{e}");
+    // Unknown: the closest names; anonymous names never match.
+    let e = r("Opari Grigory").unwrap_err();
+    assert!(e.contains("closest") && e.contains("'Oparin, Grigoriy'"), "{e}");
+    assert!(r("??").is_err());
+
+    let game = movetext(40, 1);
+    let dir = std::env::temp_dir().join(format!("sparring-names-rule-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pgn");
+    std::fs::write(
+        &file,
+        pgn(&[
+            ("Oparin, Grigoriy", "Bo", 2600, 1500, &game),
+            ("Ann", "Bo", 1500, 1500, &game),
+            ("Ann", "Cy", 1500, 1500, &game),
+        ]),
+    )
+    .unwrap();
+    let run = |args: &[&str]| crate::common::command(bin()).args(args).arg(&file).output().unwrap();
+    // style: a part of the name, in any case.
+    let out = run(&["style", "--player", "oparin"]);
+    let (text, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{err}");
+    assert!(text.contains("Oparin, Grigoriy's moves"), "{text}");
+    assert!(err.contains("player 'Oparin, Grigoriy' (--player 'oparin'): 1 of 3 games"), "{err}");
+    // strength: only the player's games are analysed, and it says which.
+    let out = run(&["strength", "--depth", "1", "--quiet", "--player", "OPARIN"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("player 'Oparin, Grigoriy' (--player 'OPARIN'): 1 of 3 games analysed (numbers 1)"), "{err}");
+    // Unknown and ambiguous names end every tool with status 1 and the candidates.
+    for tool in [&["strength", "--depth", "1", "--quiet"][..], &["style"][..]] {
+        let out = run(&[tool, &["--player", "Zed"]].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{tool:?}: {err}");
+        assert!(err.contains("no player named 'Zed'") && err.contains("closest"), "{tool:?}: {err}");
+        let out = run(&[tool, &["--player", "n"]].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{tool:?}: {err}");
+        assert!(err.contains("'n' matches 2 players"), "{tool:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

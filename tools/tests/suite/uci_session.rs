@@ -240,7 +240,7 @@ fn eof_on_stdin_exits_cleanly_even_while_searching() {
 /// Issue 59: with MultiPV 4 the last line reported for each `multipv` index at one depth named the
 /// same first move as another (`go depth 6` from the start: lines 2-4 all `e2e4 ...`): a later
 /// line that outscored an earlier one moved up without the lines below being reported again. On
-/// 50 positions (the first 50 lines of the built-in opening book), at every depth, the lines'
+/// 50 positions (the first 50 lines of the built-in opening book, depth 6), at every depth, the lines'
 /// first moves now differ.
 #[test]
 fn multipv_lines_of_one_depth_name_different_moves() {
@@ -257,7 +257,7 @@ fn multipv_lines_of_one_depth_name_different_moves() {
         let pos = format!("startpos moves {}", moves.join(" "));
         uci.send("ucinewgame");
         uci.send(&format!("position {pos}"));
-        uci.send("go depth 7");
+        uci.send("go depth 6");
         let (_, lines) = uci.bestmove(Duration::from_secs(60));
         // depth -> multipv index -> the first move of its last exact line.
         let mut last: std::collections::BTreeMap<u32, std::collections::BTreeMap<u32, String>> = Default::default();
@@ -267,7 +267,7 @@ fn multipv_lines_of_one_depth_name_different_moves() {
             let (Some(d), Some(k), Some(m)) = (at("depth"), at("multipv"), at("pv")) else { continue };
             last.entry(d.parse().unwrap()).or_default().insert(k.parse().unwrap(), m.to_string());
         }
-        assert!(last.len() >= 7, "{pos}: depths {:?}", last.keys());
+        assert!(last.len() >= 6, "{pos}: depths {:?}", last.keys());
         for (d, lines) in &last {
             let firsts: std::collections::BTreeSet<&String> = lines.values().collect();
             if firsts.len() != lines.len() {
@@ -276,4 +276,43 @@ fn multipv_lines_of_one_depth_name_different_moves() {
         }
     }
     assert!(repeated.is_empty(), "repeated first moves:\n{}", repeated.join("\n"));
+}
+
+/// Issue 59: `UCI_Elo` without `UCI_LimitStrength` was silent (and the engine plays at full
+/// strength). It is now said at the next `isready` (or `go`); not when `UCI_LimitStrength` is on,
+/// whichever of the two comes first.
+#[test]
+fn uci_elo_without_limit_strength_is_said() {
+    let note = "info string UCI_Elo takes effect with UCI_LimitStrength";
+    let mut uci = Uci::start();
+    uci.send("uci");
+    uci.send("setoption name UCI_Elo value 1500");
+    uci.send("isready");
+    let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+    assert!(lines.iter().any(|l| l == note), "{lines:#?}");
+    // Said once.
+    uci.send("isready");
+    let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+    assert!(!lines.iter().any(|l| l == note), "{lines:#?}");
+    // Either order with UCI_LimitStrength on: nothing.
+    for order in
+        [["UCI_Elo value 1600", "UCI_LimitStrength value true"], ["UCI_LimitStrength value true", "UCI_Elo value 1700"]]
+    {
+        let mut uci = Uci::start();
+        uci.send("uci");
+        for o in order {
+            uci.send(&format!("setoption name {o}"));
+        }
+        uci.send("isready");
+        let lines = uci.wait_for(Duration::from_secs(10), |l| l == "readyok");
+        assert!(!lines.iter().any(|l| l == note), "{order:?}: {lines:#?}");
+    }
+    // At `go` too.
+    let mut uci = Uci::start();
+    uci.send("uci");
+    uci.send("setoption name UCI_Elo value 1500");
+    uci.send("position startpos");
+    uci.send("go depth 1");
+    let (_, lines) = uci.bestmove(Duration::from_secs(10));
+    assert!(lines.iter().any(|l| l == note), "{lines:#?}");
 }
