@@ -435,22 +435,7 @@ impl Ladder {
             Some(g) => return Err(super::profile::retired(&format!("search_generation {g}"))),
             None => return Err(super::profile::retired("no search_generation (generation 1)")),
         }
-        match self.human_model {
-            Some(super::maia3_choice::VERSION) => {
-                crate::human::maia3::builtin()?;
-            }
-            Some(v) => {
-                super::human_model::builtin(v)?;
-            }
-            None => {}
-        }
-        for p in &self.points {
-            for r in [p.model_elo, p.model_oppo_elo].into_iter().flatten() {
-                if !(0.0..=5000.0).contains(&r) {
-                    return Err(format!("point {}: model rating {r} outside 0..=5000", p.elo));
-                }
-            }
-        }
+        super::maia3_choice::validate(self.human_model, &self.points)?;
         let lambdas = self.points.iter().filter(|p| p.lambda.is_some()).count();
         if lambdas != 0 && lambdas != self.points.len() {
             return Err("lambda must be given on every point or on none".into());
@@ -660,15 +645,6 @@ impl Ladder {
             Some(_) if v7 => super::human_model::builtin(super::human_model::LATEST).ok(),
             v => v.and_then(|v| super::human_model::builtin(v).ok()),
         };
-        let model_elo = |p: &LadderPoint| p.model_elo.unwrap_or(f64::from(p.elo));
-        let model_oppo = |p: &LadderPoint| p.model_oppo_elo.unwrap_or(model_elo(p));
-        let (self_elo, oppo_elo) = match self.points.get(i + 1) {
-            None => (model_elo(a), model_oppo(a)),
-            Some(b) => {
-                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
-                (lerp(model_elo(a), model_elo(b), t), lerp(model_oppo(a), model_oppo(b), t))
-            }
-        };
         let human = model.filter(|_| beta > 0.0).map(|model| HumanChoice {
             beta,
             decided_lambda,
@@ -689,7 +665,7 @@ impl Ladder {
             deep: if deep.p > 0.0 && deep.nodes > nodes { deep } else { DeepLook::default() },
             prior: prior.filter(|p| !p.is_zero()),
             maia3: (v7 && human.is_some())
-                .then(|| Box::new(super::maia3_choice::Maia3Choice { self_elo, oppo_elo, history: None })),
+                .then(|| super::maia3_choice::Maia3Choice::at(a, self.points.get(i + 1), elo)),
             human,
             ladder: self.tag(),
         }

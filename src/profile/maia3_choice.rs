@@ -9,6 +9,7 @@
 //! grid before they enter the choice. If the built-in weights could not be read (a corrupt
 //! build), the level falls back to v6 and says so once on stderr.
 
+use super::ladder::LadderPoint;
 use crate::board::Game;
 use crate::human::maia3::{self, History, math};
 use shakmaty::Move;
@@ -39,7 +40,42 @@ impl PartialEq for Maia3Choice {
     }
 }
 
+/// Checks a ladder's model fields: a named model must load, model ratings lie in 0..=5000.
+pub fn validate(human_model: Option<u32>, points: &[LadderPoint]) -> Result<(), String> {
+    match human_model {
+        Some(VERSION) => {
+            maia3::builtin()?;
+        }
+        Some(v) => {
+            super::human_model::builtin(v)?;
+        }
+        None => {}
+    }
+    for p in points {
+        for r in [p.model_elo, p.model_oppo_elo].into_iter().flatten() {
+            if !(0.0..=5000.0).contains(&r) {
+                return Err(format!("point {}: model rating {r} outside 0..=5000", p.elo));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Maia3Choice {
+    /// The inputs at `elo` between point `a` and the next point `b` (linear in Elo), no history.
+    pub fn at(a: &LadderPoint, b: Option<&LadderPoint>, elo: i32) -> Box<Maia3Choice> {
+        let own = |p: &LadderPoint| p.model_elo.unwrap_or(f64::from(p.elo));
+        let oppo = |p: &LadderPoint| p.model_oppo_elo.unwrap_or(own(p));
+        let (self_elo, oppo_elo) = match b {
+            None => (own(a), oppo(a)),
+            Some(b) => {
+                let t = f64::from(elo - a.elo) / f64::from(b.elo - a.elo);
+                (own(a) + (own(b) - own(a)) * t, oppo(a) + (oppo(b) - oppo(a)) * t)
+            }
+        };
+        Box::new(Maia3Choice { self_elo, oppo_elo, history: None })
+    }
+
     /// `ln P_human(m)` for each of `moves` in `game`'s position, the softmax over `moves`, on the
     /// 2⁻¹⁶ grid; None when the model cannot be had (the caller falls back to v6).
     pub fn log_probs(&self, game: &Game, moves: &[Move]) -> Option<Vec<f64>> {
