@@ -526,22 +526,7 @@ impl Ladder {
             Some(g) => return Err(super::profile::retired(&format!("search_generation {g}"))),
             None => return Err(super::profile::retired("no search_generation (generation 1)")),
         }
-        match self.human_model {
-            Some(super::maia3_choice::VERSION) => {
-                crate::human::maia3::builtin()?;
-            }
-            Some(v) => {
-                super::human_model::builtin(v)?;
-            }
-            None => {}
-        }
-        for p in &self.points {
-            for r in [p.model_elo, p.model_oppo_elo].into_iter().flatten() {
-                if !(0.0..=5000.0).contains(&r) {
-                    return Err(format!("point {}: model rating {r} outside 0..=5000", p.elo));
-                }
-            }
-        }
+        super::maia3_choice::validate(self.human_model, &self.points)?;
         Ok(())
     }
 

@@ -9,6 +9,7 @@
 //! grid before they enter the choice. If the built-in weights could not be read (a corrupt
 //! build), the level falls back to v6 and says so once on stderr.
 
+use super::ladder::LadderPoint;
 use crate::board::Game;
 use crate::human::maia3::{self, History, math};
 use shakmaty::Move;
@@ -37,6 +38,27 @@ impl PartialEq for Maia3Choice {
                 _ => false,
             }
     }
+}
+
+/// Checks a ladder's model fields: a named model must load, model ratings lie in 0..=5000.
+pub fn validate(human_model: Option<u32>, points: &[LadderPoint]) -> Result<(), String> {
+    match human_model {
+        Some(VERSION) => {
+            maia3::builtin()?;
+        }
+        Some(v) => {
+            super::human_model::builtin(v)?;
+        }
+        None => {}
+    }
+    for p in points {
+        for r in [p.model_elo, p.model_oppo_elo].into_iter().flatten() {
+            if !(0.0..=5000.0).contains(&r) {
+                return Err(format!("point {}: model rating {r} outside 0..=5000", p.elo));
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Maia3Choice {
