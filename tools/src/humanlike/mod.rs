@@ -694,15 +694,8 @@ fn model_fit_cmd(args: FitArgs) -> Result<ExitCode, String> {
         return Err(format!("--deep-p {p}: a probability must lie in 0..=1"));
     }
     let steps = (step_games > 0)
-        .then(|| -> Result<steps::StepConfig, String> {
-            Ok(steps::StepConfig {
-                engine: std::env::current_exe().map_err(|e| format!("this binary: {e}"))?,
-                openings: openings.clone(),
-                games: step_games,
-                concurrency: step_concurrency.max(1),
-                srand: steps::STEP_SRAND,
-                pgn_out: None,
-            })
+        .then(|| {
+            steps::StepConfig::this_binary(openings.clone(), step_games, step_concurrency, steps::STEP_SRAND, None)
         })
         .transpose()?;
     model_fit::run(&model_fit::FitArgs {
@@ -751,14 +744,7 @@ fn model_repair_cmd(args: RepairArgs) -> Result<ExitCode, String> {
         pgn: &pgn,
         pairs: parse_points(&points)?,
         jobs: jobs.max(1),
-        steps: steps::StepConfig {
-            engine: std::env::current_exe().map_err(|e| format!("this binary: {e}"))?,
-            openings,
-            games,
-            concurrency: concurrency.max(1),
-            srand,
-            pgn_out: None,
-        },
+        steps: steps::StepConfig::this_binary(openings, games, concurrency, srand, None)?,
         max_trials,
         margin: if (0.0..=20.0).contains(&margin) {
             margin
@@ -838,14 +824,7 @@ fn steps_cmd(args: StepsArgs) -> Result<ExitCode, String> {
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let l = sparring::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let points = if points.is_empty() { l.points.iter().map(|p| p.elo).collect() } else { points };
-    let cfg = steps::StepConfig {
-        engine: std::env::current_exe().map_err(|e| format!("this binary: {e}"))?,
-        openings,
-        games,
-        concurrency: concurrency.max(1),
-        srand,
-        pgn_out: pgn_dir,
-    };
+    let cfg = steps::StepConfig::this_binary(openings, games, concurrency, srand, pgn_dir)?;
     eprintln!("steps of {} ({}), {games} games each, match seed {srand}", path.display(), l.tag());
     steps::run(&path, &points, &cfg, &out)?;
     println!("{}", std::fs::read_to_string(&out).unwrap_or_default());

@@ -45,6 +45,20 @@ pub struct StepConfig {
     pub pgn_out: Option<PathBuf>,
 }
 
+impl StepConfig {
+    /// Steps played by this very binary (the fit and the repair play candidate ladders with it).
+    pub fn this_binary(
+        openings: PathBuf,
+        games: usize,
+        concurrency: usize,
+        srand: u64,
+        pgn_out: Option<PathBuf>,
+    ) -> Result<StepConfig, String> {
+        let engine = std::env::current_exe().map_err(|e| format!("this binary: {e}"))?;
+        Ok(StepConfig { engine, openings, games, concurrency: concurrency.max(1), srand, pgn_out })
+    }
+}
+
 /// What one step measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepResult {
