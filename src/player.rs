@@ -7,7 +7,7 @@
 
 use crate::board::Game;
 use crate::eval::EvalConfig;
-use crate::policy::human;
+use crate::human::v6 as human;
 use crate::policy::prior::Glance;
 use crate::policy::{self, Choice, ChoiceKind, ChoiceSettings};
 use crate::profile::{Avatar, LevelSettings, Profile};

@@ -9,7 +9,6 @@
 //! 2. then at most one of: `pick_index` over the slip candidates (a slip), `uniform_f64` for the
 //!    Boltzmann draw, or `pick_index` over the plateau / fastest mates.
 
-pub mod human;
 pub mod prior;
 pub mod style;
 

@@ -1,6 +1,6 @@
 //! The frozen human move model file (`profiles/human/`), embedded in the binary and checked
 //! against the manifest like the profile and ladder files; the model itself is
-//! [`crate::policy::human`].
+//! [`crate::human::v6`].
 //!
 //! A ladder file names the model version its points were fitted with (`human_model`), and so does
 //! a game model of the strength estimator; every version something shipped names stays embedded.
@@ -9,7 +9,7 @@
 //! is not a valid model is refused with the reason, and the built-in model stays in use.
 
 use super::manifest::Manifest;
-use crate::policy::human::HumanModel;
+use crate::human::v6::HumanModel;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 

@@ -28,8 +28,8 @@
 //! ```
 
 use crate::eval::{EvalConfig, Term};
+use crate::human::v6::HumanModel;
 use crate::policy::ChoiceSettings;
-use crate::policy::human::HumanModel;
 use crate::policy::prior::MovePrior;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -169,13 +169,13 @@ pub struct LadderPoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beta: Option<f64>,
     /// λ of a point with the model in a decided position (best score beyond
-    /// ±[`crate::policy::human::DECIDED_CP`] or a mate), where the model is left out and the point
+    /// ±[`crate::human::v6::DECIDED_CP`] or a mate), where the model is left out and the point
     /// chooses by value alone (absent = `lambda`). Interpolated geometrically between points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_lambda: Option<f64>,
     /// How far an avatar's style tilts the human move model at this point, in nats of
-    /// `ln P_human` per pawn of style difference ([`crate::policy::human::style_tilt`]); the choice
-    /// logit moves by `beta · avatar_tilt · Δ`. Absent = [`crate::policy::human::AVATAR_TILT`].
+    /// `ln P_human` per pawn of style difference ([`crate::human::v6::style_tilt`]); the choice
+    /// logit moves by `beta · avatar_tilt · Δ`. Absent = [`crate::human::v6::AVATAR_TILT`].
     /// A point where β is large and λ small needs less: there the tilt outweighs the value term
     /// and an avatar would cost strength (issue 24 §3). Interpolated linearly between points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -298,7 +298,7 @@ impl LevelSettings {
                 .human
                 .as_ref()
                 .map(|h| {
-                    let tilt = if h.avatar_tilt == crate::policy::human::AVATAR_TILT {
+                    let tilt = if h.avatar_tilt == crate::human::v6::AVATAR_TILT {
                         String::new()
                     } else {
                         format!(" avatar tilt {:.2}", h.avatar_tilt)
@@ -334,7 +334,7 @@ pub struct Ladder {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub human_model: Option<u32>,
     /// Against a bare king (the side to move has mating material, the other only its king;
-    /// [`crate::policy::human::against_bare_king`]) every point with the model takes its deeper
+    /// [`crate::human::v6::against_bare_king`]) every point with the model takes its deeper
     /// look if it has one and chooses by value with this λ, without the model and without slips:
     /// people of every level play such endings out. Absent = as in any decided position (v9).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -654,7 +654,7 @@ impl Ladder {
         // A ladder that names a model it cannot have is refused by `validate` at parse time, so
         // here the model is there whenever a beta is.
         let decided_lambda = seg.blend(|p| p.decided_lambda.or(p.lambda).unwrap_or(1.0), geo);
-        let avatar_tilt = seg.blend(|p| p.avatar_tilt.unwrap_or(crate::policy::human::AVATAR_TILT), lerp);
+        let avatar_tilt = seg.blend(|p| p.avatar_tilt.unwrap_or(crate::human::v6::AVATAR_TILT), lerp);
         let v7 = self.human_model == Some(super::maia3_choice::VERSION);
         // With v7 the v6 model stays in `human` as the fallback.
         let model = match self.human_model {

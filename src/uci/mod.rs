@@ -108,7 +108,7 @@ struct Strength {
     avatar_file: String,
     /// A human move model loaded with `Human Model File` in place of the built-in one (None =
     /// built-in).
-    human_model: Option<Arc<crate::policy::human::HumanModel>>,
+    human_model: Option<Arc<crate::human::v6::HumanModel>>,
     /// A ladder loaded with `Ladder File` in place of the built-in one (None = built-in).
     ladder: Option<Arc<Ladder>>,
     /// A strength option changed since the setting was last reported: GUIs send several

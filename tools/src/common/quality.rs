@@ -8,7 +8,7 @@ use sparring::score::{self, Score};
 pub const LOSS_CAP: i32 = 300;
 /// Positions whose best value is beyond this (either side's view) are decided and do not count:
 /// the bound inside which the ladder's points use the human move model.
-pub use sparring::policy::human::DECIDED_CP;
+pub use sparring::human::v6::DECIDED_CP;
 
 /// The scaled error: `ln(1 + min(loss, 300) / 100)`; a negative loss counts as 0.
 pub fn scaled_error(loss: i32) -> f64 {

@@ -168,7 +168,7 @@ enum Cmd {
     Curve(CurveArgs),
     /// Self-play steps between neighbouring ladder points (resumable CSV: higher,lower,gap,games,score,...).
     Steps(StepsArgs),
-    /// Train or evaluate the human move model (`src/policy/human/`).
+    /// Train or evaluate the human move model (`src/human/v6/`).
     Model {
         #[command(subcommand)]
         cmd: ModelCmd,
@@ -656,8 +656,8 @@ fn model_train_cmd(args: TrainArgs) -> Result<ExitCode, String> {
     if passes == 0 || !(rate > 0.0 && rate.is_finite()) || !(l2 >= 0.0 && l2.is_finite()) {
         return Err("--passes must be >= 1, --rate > 0 and --l2 >= 0".into());
     }
-    if hidden > sparring::policy::human::MAX_HIDDEN {
-        return Err(format!("--hidden {hidden}: at most {}", sparring::policy::human::MAX_HIDDEN));
+    if hidden > sparring::human::v6::MAX_HIDDEN {
+        return Err(format!("--hidden {hidden}: at most {}", sparring::human::v6::MAX_HIDDEN));
     }
     let extra = match extra_pgn {
         None => None,

@@ -1,5 +1,5 @@
 //! `sparring humanlike model train|eval`: trains and evaluates the human move model
-//! ([`sparring::policy::human`]) on rated games.
+//! ([`sparring::human::v6`]) on rated games.
 //!
 //! **Data.** Every move of every game in the PGN whose mover has a rating, is not a computer
 //! account ([`crate::common::games::is_computer`]) and had a choice (≥ 2 legal moves). The games are
@@ -37,7 +37,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use shakmaty::{Chess, Color, Move, Position};
 use sparring::board::Game;
 use sparring::board::notation::uci as uci_of;
-use sparring::policy::human::{Hidden, History, HumanModel, features, look, network};
+use sparring::human::v6::{Hidden, History, HumanModel, features, look, network};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -335,7 +335,7 @@ pub fn fit_rating_map(model: &HumanModel, d: &Dataset, jobs: usize) -> RatingMap
                 mix.extend((0..at_knots[0].len()).map(|i| {
                     f64::from(basis[0].1) * at_knots[basis[0].0][i] + f64::from(basis[1].1) * at_knots[basis[1].0][i]
                 }));
-                e.2[g] += sparring::policy::human::log_softmax(&mix)[s.human as usize];
+                e.2[g] += sparring::human::v6::log_softmax(&mix)[s.human as usize];
             }
         }
         out
@@ -374,7 +374,7 @@ pub fn fit_rating_map(model: &HumanModel, d: &Dataset, jobs: usize) -> RatingMap
 /// Log-likelihood of the human move and whether it is the model's top move.
 fn score_sample(model: &HumanModel, d: &Dataset, s: &Sample) -> (f64, bool) {
     let logits = model.logits_of(d.board_of(s), d.moves_of(s), f64::from(s.rating));
-    let lp = sparring::policy::human::log_softmax(&logits);
+    let lp = sparring::human::v6::log_softmax(&logits);
     let h = s.human as usize;
     // Ties count against the model: top-1 only when the human move is strictly the first maximum.
     let top = (0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b });
@@ -460,7 +460,7 @@ impl Block {
     }
 }
 
-/// Largest weight a file stores (`i16` at [`sparring::policy::human::WEIGHT_SCALE`], a margin kept).
+/// Largest weight a file stores (`i16` at [`sparring::human::v6::WEIGHT_SCALE`], a margin kept).
 const MAX_WEIGHT: f32 = 7.9;
 
 /// Range of the hidden layer's starting weights, per block (embed, board, bias, out): small, so

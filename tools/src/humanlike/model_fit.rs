@@ -264,8 +264,7 @@ pub(super) fn search_positions(
                                 return None;
                             }
                             let request = MoveRequest::new(&game, MODEL_FIT_SEED);
-                            let bare =
-                                bare_king_lambda.filter(|_| sparring::policy::human::against_bare_king(game.pos()));
+                            let bare = bare_king_lambda.filter(|_| sparring::human::v6::against_bare_king(game.pos()));
                             let res = shallow.search_weak(&mut weak, &request, &control);
                             let root = &res.root_moves;
                             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
@@ -338,7 +337,7 @@ fn branch(
             .map(|r| policy::boltzmann_candidate(best, r.score, choice).then(|| f64::from(r.score - best) / 100.0))
             .collect(),
         gate,
-        decided: bare_king_lambda.or_else(|| sparring::policy::human::decided(best).then_some(decided_lambda)),
+        decided: bare_king_lambda.or_else(|| sparring::human::v6::decided(best).then_some(decided_lambda)),
     })
 }
 
@@ -564,7 +563,7 @@ pub(super) fn point_level(ladder: &Ladder, elo: i32) -> Result<(LevelSettings, S
             decided_lambda: lambda,
             bare_king_lambda: ladder.bare_king_lambda,
             rating: f64::from(elo),
-            avatar_tilt: sparring::policy::human::AVATAR_TILT,
+            avatar_tilt: sparring::human::v6::AVATAR_TILT,
             model,
         });
     }

@@ -8,7 +8,7 @@
 //!   mistakes (100-299) and blunders (300+), and the mean scaled error in the opening (plies 1-20),
 //!   middlegame (21-60) and endgame (61+); for the game its result from the side's view, the
 //!   side's colour and the game's length; and, for both sides, the mean log-likelihood of the
-//!   moves played under the human move model (`policy::human`) at six ratings 900-2400 — how
+//!   moves played under the human move model (`human::v6`) at six ratings 900-2400 — how
 //!   much the moves look like those of people of each rating — and, from the same model, the
 //!   side's maximum-likelihood rating on a 50-Elo grid, how hard its positions were (the mean
 //!   entropy of the model's move distribution at 1500 and the mean `ln P` of the oracle's best
@@ -179,7 +179,7 @@ pub fn human_scores(
     plies: &[PlyRecord],
 ) -> Vec<HumanPly> {
     use shakmaty::Position;
-    use sparring::policy::human::features::{self, History};
+    use sparring::human::v6::features::{self, History};
     let Ok(model) = sparring::profile::human_model::builtin(version) else {
         return vec![HumanPly::UNSCORED; moves.len()];
     };
@@ -202,7 +202,7 @@ pub fn human_scores(
             let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
             let at = legal.iter().position(|m| *m == played);
             if let (Some(at), true) = (at, legal.len() > 1) {
-                let look = sparring::policy::human::look(&game, &legal);
+                let look = sparring::human::v6::look(&game, &legal);
                 features::all(game.pos(), History::of(&game), &legal, Some(&look), &mut active, &mut starts);
                 at_knot = model.knot_logits(game.pos(), &active, &starts);
                 for (k, basis) in grid.iter().enumerate() {

@@ -10,10 +10,10 @@
 //! own groups and the opponent's, as an `.avt` file's `own.`/`opp.` keys set them), so a sided
 //! avatar is modelled as the engine plays it; a fit ties the two sides together (the 26
 //! weights). The move's logit is the point's Boltzmann one with the human move model term and the
-//! avatar's style tilt of that term ([`sparring::policy::human::style_tilt`]):
+//! avatar's style tilt of that term ([`sparring::human::v6::style_tilt`]):
 //! `λ · v(w) / 100 + β · (ln P_human(move) + T · Δ(w))`, where Δ(w) is the avatar's static
 //! evaluation of the position right after the move less the plain one (pawns, within ±1, linear in
-//! w inside the cap) and T is the point's avatar tilt ([`sparring::policy::human::AVATAR_TILT`] unless its ladder point says); it is mixed with the point's slip rate spread over
+//! w inside the cap) and T is the point's avatar tilt ([`sparring::human::v6::AVATAR_TILT`] unless its ladder point says); it is mixed with the point's slip rate spread over
 //! all legal moves ([`Model`]).
 //! Positions with one legal move or a decided best value (beyond ±600 cp, where the point leaves
 //! the model out) are skipped. The objective, the mean log-likelihood of the played moves less
@@ -35,7 +35,7 @@ use crate::common::games::GameRecord;
 use shakmaty::{Chess, Color, Move, Position};
 use sparring::board::Game;
 use sparring::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
-use sparring::policy::human::AVATAR_TILT_CAP_CP;
+use sparring::human::v6::AVATAR_TILT_CAP_CP;
 use sparring::profile::{Avatar, Ladder};
 use sparring::score::MATE;
 use sparring::search::see::see_ge;
@@ -46,7 +46,7 @@ pub const K: usize = 2 * Term::COUNT;
 /// Weights of the model (per side): the mover's own 13 mg and 13 eg, then the opponent's.
 pub const KS: usize = 2 * K;
 /// Largest best value (cp) of a position that is fitted (where the point leaves the model out).
-pub use sparring::policy::human::DECIDED_CP;
+pub use sparring::human::v6::DECIDED_CP;
 /// Node cap of one move's quiescence search.
 const QS_NODES: u32 = 4000;
 
@@ -59,7 +59,7 @@ pub struct Point {
     /// The choice: Boltzmann λ per pawn and the slip rate.
     pub model: Model,
     /// β and the human move model with the rating it is asked about (None: no model term).
-    pub human: Option<(f64, Arc<sparring::policy::human::HumanModel>, f64)>,
+    pub human: Option<(f64, Arc<sparring::human::v6::HumanModel>, f64)>,
 }
 
 impl Point {

@@ -252,7 +252,7 @@ fn a_sided_avatar_is_colour_symmetric() {
 #[test]
 fn the_style_tilt_is_the_avatars_liking_of_each_move_within_the_cap() {
     use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
-    use sparring::policy::human::{AVATAR_TILT_CAP_CP, style_tilt};
+    use sparring::human::v6::{AVATAR_TILT_CAP_CP, style_tilt};
     // White can take a loose knight on c6 with the bishop; nothing else captures.
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
@@ -278,8 +278,8 @@ fn the_style_tilt_is_the_avatars_liking_of_each_move_within_the_cap() {
 fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
     use shakmaty::Position;
     use sparring::board::Game;
+    use sparring::human::v6::style_tilt;
     use sparring::player::{MoveRequest, Player, Setting};
-    use sparring::policy::human::style_tilt;
     use sparring::search::{Control, Searcher};
     // UCI_Elo 1500 chooses mostly by the human move model (small λ, large β): the avatar's tilt of
     // the model, β · avatar_tilt · Δ per move, is what lets its style reach the choice there.

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use shakmaty::{Chess, Move, Position, Role, Square};
 use sparring::board::Game;
-use sparring::policy::human::HumanModel;
+use sparring::human::v6::HumanModel;
 use sparring_tools::common::games::GameRecord;
 use sparring_tools::humanlike::model::{TrainConfig, dataset, dataset_with, train};
 use std::time::Duration;
@@ -371,7 +371,7 @@ fn knot_logits_are_the_logits_at_each_knot() {
     for _ in 0..12 {
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         let mut board = Vec::new();
-        sparring::policy::human::network::board_inputs(&pos, &mut board);
+        sparring::human::v6::network::board_inputs(&pos, &mut board);
         let feats: Vec<Vec<u32>> =
             moves.iter().map(|&m| vec![m.from().map_or(0, u32::from), u32::from(m.to())]).collect();
         let at = model.knot_logits_of(&board, feats.iter().map(Vec::as_slice));

@@ -100,7 +100,7 @@ fn a_ladder_written_as_a_file_reads_back_the_same() {
 
 #[test]
 fn a_point_may_set_how_far_an_avatar_tilts_the_model() {
-    use sparring::policy::human::AVATAR_TILT;
+    use sparring::human::v6::AVATAR_TILT;
     let builtin = Ladder::builtin();
     let i = builtin.points.iter().position(|p| p.beta.is_some() && p.avatar_tilt.is_none()).expect("a modelled point");
     let (elo, next) = (builtin.points[i].elo, builtin.points[i + 1].elo);

@@ -361,7 +361,7 @@ fn the_style_hold_brings_the_expected_rates_to_the_players() {
 /// The fitter's model of a sided avatar is the engine's: on the moves from the start (no capture
 /// follows any of them, so the quiescence leaf is the position after the move), the model's value
 /// under the avatar's per-side weights is the avatar's evaluation there, and its style difference
-/// is the engine's tilt ([`sparring::policy::human::style_tilt`]), up to integer rounding.
+/// is the engine's tilt ([`sparring::human::v6::style_tilt`]), up to integer rounding.
 #[test]
 fn the_fit_model_values_a_sided_avatar_as_the_engine_does() {
     let avatar =
@@ -373,7 +373,7 @@ fn the_fit_model_values_a_sided_avatar_as_the_engine_does() {
     avatar.apply(&mut styled, shakmaty::Color::White);
     let w = fit::weights_of(&avatar);
     let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
-    let tilt = sparring::policy::human::style_tilt(&pos, &moves, &styled, &point.eval);
+    let tilt = sparring::human::v6::style_tilt(&pos, &moves, &styled, &point.eval);
     let mut moved = 0;
     for (i, &m) in moves.iter().enumerate() {
         let (_, v) = fit::move_value(&pos, m, &point.eval);
