@@ -42,8 +42,10 @@ use super::types::{LOSS_CAP, OraclePosition};
 use crate::common::games::{GameRecord, is_computer};
 use shakmaty::Move;
 use sparring::board::notation::uci as uci_of;
+use sparring::human::maia3::History;
 use sparring::player::{MoveRequest, Player, Setting, WEAK_HASH_MB};
 use sparring::policy;
+use sparring::profile::maia3_choice::Maia3Choice;
 use sparring::profile::{Avatar, Ladder, LevelSettings};
 use sparring::search::{Control, Searcher};
 use std::fmt::Write as _;
@@ -270,7 +272,13 @@ pub(super) fn search_positions(
                             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
                             let deeper = deep.as_ref().map(|d| d.search_weak(&mut weak, &request, &control).root_moves);
                             let logp = match model {
-                                Some((m, rating)) => m.game_log_probs(&game, &moves, *rating),
+                                Some((m, rating)) => level
+                                    .maia3
+                                    .as_ref()
+                                    .and_then(|m3| {
+                                        with_game_history(m3, &games[p.game], p.ply).log_probs(&game, &moves)
+                                    })
+                                    .unwrap_or_else(|| m.game_log_probs(&game, &moves, *rating)),
                                 None => vec![0.0; moves.len()],
                             };
                             searched(root, deeper.as_deref(), &level.choice, logp, decided_lambda, bare)
@@ -281,6 +289,13 @@ pub(super) fn search_positions(
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("model-fit worker")).collect()
     })
+}
+
+/// A v7 level's model inputs with the game's last positions before `ply` as the model's history
+/// (as the engine has them from `position … moves …`).
+fn with_game_history(m3: &Maia3Choice, game: &GameRecord, ply: u32) -> Maia3Choice {
+    let history = History::game(&game.root, &game.moves[..ply as usize]).ok().map(std::sync::Arc::new);
+    Maia3Choice { history, ..m3.clone() }
 }
 
 /// The point's decisions on several oracles' positions, each position searched once: per set, its
