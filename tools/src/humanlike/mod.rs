@@ -18,6 +18,7 @@ pub mod fit;
 pub mod model;
 pub mod model_check;
 pub mod model_fit;
+pub mod model_grid;
 pub mod prior_fit;
 pub mod repair;
 pub mod report;
@@ -246,6 +247,32 @@ enum ModelCmd {
         /// Also write the report here.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Maia-3 (the human move model v7) asked about sampled positions at a grid of rating inputs,
+    /// with v6 beside it: one CSV row per position (tools/src/humanlike/model_grid.rs), for the
+    /// rating map and the side-by-side evaluation (bench/human-model/maia3_eval.py).
+    Grid {
+        /// Positions files (`humanlike sample` output), read in order.
+        #[arg(long = "positions", required = true, num_args = 1..)]
+        positions: Vec<PathBuf>,
+        #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
+        pgn: PathBuf,
+        /// The model's rating inputs (Lichess blitz scale), comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "800,1000,1200,1400,1600,1800,2000,2200,2400,2600,2800")]
+        ratings: Vec<i64>,
+        /// Only positions of this part's games (fit, validation, test; default all).
+        #[arg(long, value_enum)]
+        part: Option<model::Part>,
+        /// At most this many positions a band, the first in file order (0: all).
+        #[arg(long, default_value_t = 0)]
+        per_band: usize,
+        /// Also ask with the position alone (no game history).
+        #[arg(long)]
+        fen_alone: bool,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -567,6 +594,10 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
         }
         Cmd::Model { cmd: ModelCmd::Fit(a) } => model_fit_cmd(a),
         Cmd::Model { cmd: ModelCmd::Repair(a) } => model_repair_cmd(a),
+        Cmd::Model { cmd: ModelCmd::Grid { positions, pgn, ratings, part, per_band, fen_alone, jobs, out } } => {
+            model_grid::run(&model_grid::GridArgs { positions, pgn, ratings, part, per_band, fen_alone, jobs, out })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Model { cmd: ModelCmd::Eval { model: path, pgn, oracle, jobs, out } } => {
             let report = model::run_eval(&path, &pgn, oracle.as_deref(), jobs.max(1))?;
             print!("{report}");

@@ -54,7 +54,8 @@ SCHEDULE
   -rounds N              rounds (default 1); the match is games x rounds games
   -repeat                play each opening twice with colours reversed; the two
                          games form a pair, scored as a pentanomial pair
-  -concurrency N         games played at the same time (default 1)
+  -concurrency N         games played at the same time (default 1); results are counted in
+                         game order, so an SPRT stops after the same games at any N
   -srand N               seed for the opening order and the per-game engine seeds
                          (default: random, printed at the end)
   -event NAME            PGN Event tag (default \"sparring match\")

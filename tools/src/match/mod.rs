@@ -514,10 +514,13 @@ pub fn run_match(config: MatchConfig) -> Result<MatchSummary, String> {
     Ok(summary)
 }
 
-/// Receives the finished games in the order they end: tallies them, writes them to the PGN and EPD
-/// files (`[pgn, epd]`), reports progress, and raises `halt` on Ctrl-C, a crash without `-recover`
-/// or an SPRT decision. Returns the tally, why the match stopped early (if it did) and the progress
-/// display, which the caller finishes once the workers are done.
+/// Receives the finished games and counts them **in game order** (a game that ends before an
+/// earlier one waits for it), so that the tally after each game, and therefore where an SPRT stops
+/// and what it reports, is the same at any `-concurrency`: tallies them, writes them to the PGN and
+/// EPD files (`[pgn, epd]`), reports progress, and raises `halt` on Ctrl-C, a crash without
+/// `-recover` or an SPRT decision. Games that end after the stop are not counted (nor written):
+/// the summary is the one the stop was decided on. Returns the tally, why the match stopped early
+/// (if it did) and the progress display, which the caller finishes once the workers are done.
 fn collect(
     config: &MatchConfig,
     rx: &mpsc::Receiver<GameRecord>,
@@ -529,18 +532,13 @@ fn collect(
     let mut stopped: Option<String> = None;
     let date = pgn::pgn_date();
     let mut finished = 0usize;
-    loop {
-        if INTERRUPTED.load(Ordering::SeqCst) && stopped.is_none() {
-            stopped = Some("interrupted".into());
-            halt.store(true, Ordering::SeqCst);
-        }
-        let rec = match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(r) => r,
-            Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        };
-        if rec.result == GameResult::Unfinished {
-            continue;
+    // Games that ended before an earlier one (None: a game left unfinished by a halt).
+    let mut waiting: BTreeMap<usize, Option<GameRecord>> = BTreeMap::new();
+    let mut next = 0usize;
+    // Counts one game unless the match has stopped; decides whether it stops now.
+    let mut count = |rec: GameRecord, stopped: &mut Option<String>| {
+        if stopped.is_some() {
+            return;
         }
         finished += 1;
         tally.add(&rec, config.repeat);
@@ -553,20 +551,41 @@ fn collect(
         }
         let summary = tally.summary(config, None);
         progress.game_finished(&rec, &summary, finished);
-        if stopped.is_none() {
-            if let (Some(e), false) = (rec.crashed, config.recover) {
-                stopped = Some(format!(
-                    "engine '{}' crashed or failed to start ({}); use -recover to keep playing",
-                    config.engines[e].name, rec.reason
-                ));
-                halt.store(true, Ordering::SeqCst);
-            } else if let Some(s) = &summary.sprt
-                && s.decision != "continue"
-            {
-                stopped = Some(format!("SPRT: {}", s.decision));
-                halt.store(true, Ordering::SeqCst);
+        if let (Some(e), false) = (rec.crashed, config.recover) {
+            *stopped = Some(format!(
+                "engine '{}' crashed or failed to start ({}); use -recover to keep playing",
+                config.engines[e].name, rec.reason
+            ));
+            halt.store(true, Ordering::SeqCst);
+        } else if let Some(s) = &summary.sprt
+            && s.decision != "continue"
+        {
+            *stopped = Some(format!("SPRT: {}", s.decision));
+            halt.store(true, Ordering::SeqCst);
+        }
+    };
+    loop {
+        if INTERRUPTED.load(Ordering::SeqCst) && stopped.is_none() {
+            stopped = Some("interrupted".into());
+            halt.store(true, Ordering::SeqCst);
+        }
+        let rec = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(r) => r,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        let index = rec.index;
+        waiting.insert(index, (rec.result != GameResult::Unfinished).then_some(rec));
+        while let Some(entry) = waiting.remove(&next) {
+            next += 1;
+            if let Some(rec) = entry {
+                count(rec, &mut stopped);
             }
         }
+    }
+    // A halt leaves games unstarted: the ones after such a gap, in order.
+    for rec in std::mem::take(&mut waiting).into_values().flatten() {
+        count(rec, &mut stopped);
     }
     (tally, stopped, progress)
 }

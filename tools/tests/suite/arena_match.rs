@@ -361,28 +361,32 @@ fn fault_no_uciok() {
 #[test]
 fn concurrency_and_sprt_stop() {
     // Each engine plays an illegal first move: the side to move loses every game, so the engines
-    // are equal. With two games at a time the match either stops with H0 accepted (at elo1 = 200)
-    // or plays all 40 games undecided; it never accepts H1. (Which of the two happens has been seen
-    // to vary between runs with concurrency 2: the pairs' outcomes are not yet deterministic there,
-    // an open defect noted in issue 59, so this test asserts only what holds either way.)
-    let mut c = config(fixture("A", "--mode illegal --at 1"), fixture("B", "--mode illegal --at 1"), 40);
-    c.concurrency = 2;
-    c.sprt = Some(sparring_tools::r#match::sprt::Sprt::new(0.0, 200.0, 0.05, 0.05));
-    let s = run_match(c).unwrap();
-    let decision = s.sprt.as_ref().unwrap().decision.clone();
-    match s.stopped.as_deref() {
-        Some(why) if why.starts_with("SPRT") => {
-            // The stop was an H0 decision; the summary's decision, recomputed over every finished
-            // game (the one still in flight included), has been seen to read "continue" (open defect).
-            assert!(why.contains("H0") || decision == "H0 accepted", "{why}: {decision}");
-            assert_ne!(decision, "H1 accepted");
-            assert!(s.games_played < 40, "{}", s.games_played);
-        }
-        other => {
-            assert_eq!(s.games_played, 40, "{other:?}");
-            assert_eq!(decision, "continue");
-        }
+    // are equal and the SPRT (elo1 = 200) accepts H0 before the 40 games. Issue 59: the games are
+    // counted in game order, so the stop comes after the same games at any concurrency, and the
+    // summary reports the decision the match stopped on (it used to count a game still in flight
+    // at the stop and could read "continue").
+    let run = |concurrency: usize| {
+        let mut c = config(fixture("A", "--mode illegal --at 1"), fixture("B", "--mode illegal --at 1"), 40);
+        c.concurrency = concurrency;
+        c.sprt = Some(sparring_tools::r#match::sprt::Sprt::new(0.0, 200.0, 0.05, 0.05));
+        run_match(c).unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    for s in [&one, &two] {
+        assert_eq!(s.stopped.as_deref(), Some("SPRT: H0 accepted"));
+        assert_eq!(s.sprt.as_ref().unwrap().decision, "H0 accepted");
+        assert!(s.games_played < 40, "{}", s.games_played);
+        assert_eq!(s.games.len(), s.games_played);
+        let mut indices: Vec<usize> = s.games.iter().map(|g| g.index).collect();
+        indices.sort_unstable();
+        assert_eq!(indices, (0..s.games_played).collect::<Vec<_>>(), "the first games in order");
     }
+    assert_eq!(one.games_played, two.games_played);
+    assert_eq!(
+        (one.result.wins, one.result.draws, one.result.losses),
+        (two.result.wins, two.result.draws, two.result.losses)
+    );
+    assert_eq!(one.sprt.as_ref().unwrap().llr, two.sprt.as_ref().unwrap().llr);
     // Issue 59: when every game ends alike (B loses each at once) the variance is not defined and
     // the SPRT does not decide, however lopsided: all 12 games are played.
     let mut c = config(fixture("A", ""), fixture("B", "--mode illegal --at 1"), 12);
