@@ -593,6 +593,25 @@ impl Ladder {
         (self.points[0].elo, self.points[self.points.len() - 1].elo)
     }
 
+    /// A rating on `UCI_Elo`'s scale (FICS blitz) as the human move model v7's input (Lichess
+    /// blitz): the points' `model_elo` against their Elo, linear between points and continued
+    /// with the end segments' slope beyond them, within 0..=5000. A ladder without model ratings
+    /// maps every rating to itself.
+    pub fn model_rating(&self, elo: f64) -> f64 {
+        let pairs: Vec<(f64, f64)> =
+            self.points.iter().map(|p| (f64::from(p.elo), p.model_elo.unwrap_or(f64::from(p.elo)))).collect();
+        let mapped = match pairs.len() {
+            0 => elo,
+            1 => elo + (pairs[0].1 - pairs[0].0),
+            n => {
+                let k = pairs.windows(2).position(|w| elo <= w[1].0).unwrap_or(n - 2);
+                let ((x0, y0), (x1, y1)) = (pairs[k], pairs[k + 1]);
+                y0 + (elo - x0) * (y1 - y0) / (x1 - x0)
+            }
+        };
+        mapped.clamp(0.0, 5000.0)
+    }
+
     /// The Elo a `Skill Level` (0–20, clamped) maps to: linear over the ladder's range.
     pub fn elo_for_skill(&self, level: i32) -> i32 {
         let (lo, hi) = self.range();

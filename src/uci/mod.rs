@@ -123,8 +123,13 @@ struct Strength {
 }
 
 impl Strength {
+    /// The ladder in use (`Ladder File`'s, else the built-in one).
+    fn ladder(&self) -> Ladder {
+        self.ladder.as_deref().cloned().unwrap_or_else(Ladder::builtin)
+    }
+
     fn player(&self) -> Player {
-        let ladder = self.ladder.as_deref().cloned().unwrap_or_else(Ladder::builtin);
+        let ladder = self.ladder();
         let with_model = |mut l: crate::profile::LevelSettings| {
             if let (Some(h), Some(m)) = (&mut l.human, &self.human_model) {
                 h.model = m.clone();
@@ -565,13 +570,14 @@ impl Engine {
         let searchers = Arc::clone(&self.searchers);
         let ctl = Arc::clone(&control);
         let mut player = self.strength.player();
-        // The human move model v7 sees the game's history and a known opponent rating.
+        // The human move model v7 sees the game's history and a known opponent rating (on the
+        // model's scale through the ladder's map).
         if let Setting::Level(l) = &mut player.setting
             && let Some(m) = &mut l.maia3
         {
             m.history = Some(Arc::new(self.model_history()));
-            if let Some(r) = self.opponent.as_ref().and_then(|o| o.model_rating()) {
-                m.oppo_elo = r as f64;
+            if let Some(r) = self.opponent.as_ref().and_then(|o| o.rating()) {
+                m.oppo_elo = self.strength.ladder().model_rating(f64::from(r));
             }
         }
         let match_seed = self.strength.game_seed;

@@ -9,8 +9,9 @@
 //! The title is one of GM, IM, FM, CM, NM, WGM, WIM, WFM, WCM, LM, BOT (any case) or `none`; the
 //! rating a whole number 0..=4000 or `none`; the name is the rest of the line (spaces kept, may be
 //! empty). An empty value (or `<empty>`) forgets the opponent. Anything else is refused with the
-//! reason, and the opponent set before stays. A known rating becomes the opponent input of the
-//! human move model v7 ([`Opponent::model_rating`]).
+//! reason, and the opponent set before stays. A known rating is read on `UCI_Elo`'s scale and
+//! becomes the opponent input of the human move model v7 through the ladder's rating map
+//! ([`crate::profile::Ladder::model_rating`]).
 
 /// Titles the option accepts.
 pub const TITLES: [&str; 11] = ["GM", "IM", "FM", "CM", "NM", "WGM", "WIM", "WFM", "WCM", "LM", "BOT"];
@@ -73,11 +74,9 @@ pub fn parse(value: &str) -> Result<Option<Opponent>, String> {
 }
 
 impl Opponent {
-    /// The opponent's rating as the human move model v7's opponent input (Lichess blitz scale).
-    /// The rating a GUI sends is taken as it is: a fitted map between scales comes with the ladder
-    /// refit on v7.
-    pub fn model_rating(&self) -> Option<i64> {
-        self.rating.map(i64::from)
+    /// The opponent's rating as sent (taken on `UCI_Elo`'s scale).
+    pub fn rating(&self) -> Option<u32> {
+        self.rating
     }
 
     /// One line for `info string`.

@@ -257,9 +257,13 @@ enum ModelCmd {
         positions: Vec<PathBuf>,
         #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
         pgn: PathBuf,
-        /// The model's rating inputs (Lichess blitz scale), comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "800,1000,1200,1400,1600,1800,2000,2200,2400,2600,2800")]
+        /// The model's rating inputs (Lichess blitz scale), comma-separated (default
+        /// 800,1000,…,2800 unless a --map is given).
+        #[arg(long, value_delimiter = ',')]
         ratings: Vec<i64>,
+        /// NAME=A,B: also ask at the mapped ratings A + B·rating (repeatable; e.g. identity=0,1).
+        #[arg(long = "map", value_name = "NAME=A,B")]
+        maps: Vec<String>,
         /// Only positions of this part's games (fit, validation, test; default all).
         #[arg(long, value_enum)]
         part: Option<model::Part>,
@@ -594,8 +598,24 @@ fn run(cmd: Cmd) -> Result<ExitCode, String> {
         }
         Cmd::Model { cmd: ModelCmd::Fit(a) } => model_fit_cmd(a),
         Cmd::Model { cmd: ModelCmd::Repair(a) } => model_repair_cmd(a),
-        Cmd::Model { cmd: ModelCmd::Grid { positions, pgn, ratings, part, per_band, fen_alone, jobs, out } } => {
-            model_grid::run(&model_grid::GridArgs { positions, pgn, ratings, part, per_band, fen_alone, jobs, out })?;
+        Cmd::Model {
+            cmd: ModelCmd::Grid { positions, pgn, mut ratings, maps, part, per_band, fen_alone, jobs, out },
+        } => {
+            let maps = maps.iter().map(|m| model_grid::parse_map(m)).collect::<Result<Vec<_>, _>>()?;
+            if ratings.is_empty() && maps.is_empty() {
+                ratings = (800..=2800).step_by(200).collect();
+            }
+            model_grid::run(&model_grid::GridArgs {
+                positions,
+                pgn,
+                ratings,
+                maps,
+                part,
+                per_band,
+                fen_alone,
+                jobs,
+                out,
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Model { cmd: ModelCmd::Eval { model: path, pgn, oracle, jobs, out } } => {

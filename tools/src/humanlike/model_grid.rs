@@ -10,7 +10,10 @@
 //! Maia-3's `ln P` of the human's move and whether its most likely move is the human's, asked with
 //! the game's history (`h{r}_lp`, `h{r}_top`) and, with `--fen-alone`, the position alone
 //! (`f{r}_lp`, `f{r}_top`). The opponent input is `r` plus the opponent's lead in the file's
-//! ratings (`r` when the file has none). Each position's ratings are one batched pass.
+//! ratings (`r` when the file has none). With `--map NAME=A,B` the model is also asked at the
+//! mapped ratings themselves (mover `A + B·rating`, opponent `A + B·its rating`; columns
+//! `NAME_h_lp`, `NAME_h_top` and, with `--fen-alone`, `NAME_f_lp`, `NAME_f_top`). Each position's
+//! ratings are one batched pass.
 
 use super::model::{Part, part_of, replay};
 use super::types::SampledPosition;
@@ -25,12 +28,30 @@ pub struct GridArgs {
     pub positions: Vec<PathBuf>,
     pub pgn: PathBuf,
     pub ratings: Vec<i64>,
+    /// Rating maps (name, intercept, slope): file rating → the model's input.
+    pub maps: Vec<(String, f64, f64)>,
     pub part: Option<Part>,
     /// At most this many positions of a band (the first ones in file order; 0: all).
     pub per_band: usize,
     pub fen_alone: bool,
     pub jobs: usize,
     pub out: PathBuf,
+}
+
+/// `NAME=A,B` → (name, A, B).
+pub fn parse_map(text: &str) -> Result<(String, f64, f64), String> {
+    let bad = || format!("--map '{text}': expected NAME=A,B (the model's input = A + B·rating)");
+    let (name, ab) = text.split_once('=').ok_or_else(bad)?;
+    let (x, y) = ab.split_once(',').ok_or_else(bad)?;
+    let (x, y): (f64, f64) = (x.trim().parse().map_err(|_| bad())?, y.trim().parse().map_err(|_| bad())?);
+    if name.is_empty()
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        || !x.is_finite()
+        || !y.is_finite()
+    {
+        return Err(bad());
+    }
+    Ok((name.to_string(), x, y))
 }
 
 /// One position's answers.
@@ -58,7 +79,11 @@ fn answer(p: &SampledPosition, g: &GameRecord, game: &sparring::board::Game, hum
         (Some(o), Some(x)) => i64::from(x) - i64::from(o),
         _ => 0,
     };
-    let pairs: Vec<(i64, i64)> = a.ratings.iter().map(|&r| (r, (r + lead).clamp(0, 5000))).collect();
+    let mut pairs: Vec<(i64, i64)> = a.ratings.iter().map(|&r| (r, (r + lead).clamp(0, 5000))).collect();
+    for (_, c, slope) in &a.maps {
+        let map = |x: u32| (c + slope * f64::from(x)).round().clamp(0.0, 5000.0) as i64;
+        pairs.push((map(p.rating), map(opp.unwrap_or(p.rating))));
+    }
     let with = History::game(&g.root, &g.moves[..p.ply as usize]).expect("the game replayed");
     let hist = model.distributions(&with, &pairs).iter().map(|d| of_human(d, human)).collect();
     let alone = if a.fen_alone {
@@ -92,8 +117,8 @@ fn answer(p: &SampledPosition, g: &GameRecord, game: &sparring::board::Game, hum
 }
 
 pub fn run(a: &GridArgs) -> Result<(), String> {
-    if a.ratings.is_empty() || a.ratings.iter().any(|r| !(0..=5000).contains(r)) {
-        return Err("--ratings: one or more ratings in 0..=5000".into());
+    if (a.ratings.is_empty() && a.maps.is_empty()) || a.ratings.iter().any(|r| !(0..=5000).contains(r)) {
+        return Err("--ratings: one or more ratings in 0..=5000 (or a --map)".into());
     }
     maia3::builtin()?;
     let games = crate::common::games::read_games(&a.pgn)?;
@@ -138,9 +163,15 @@ pub fn run(a: &GridArgs) -> Result<(), String> {
     for r in &a.ratings {
         let _ = write!(text, ",h{r}_lp,h{r}_top");
     }
+    for (name, ..) in &a.maps {
+        let _ = write!(text, ",{name}_h_lp,{name}_h_top");
+    }
     if a.fen_alone {
         for r in &a.ratings {
             let _ = write!(text, ",f{r}_lp,f{r}_top");
+        }
+        for (name, ..) in &a.maps {
+            let _ = write!(text, ",{name}_f_lp,{name}_f_top");
         }
     }
     text.push('\n');
@@ -160,7 +191,7 @@ pub fn run(a: &GridArgs) -> Result<(), String> {
          ({per_position:.0} ms a position per job) -> {}",
         kept.len(),
         chosen.len() - kept.len(),
-        a.ratings.len(),
+        a.ratings.len() + a.maps.len(),
         if a.fen_alone { " × (history, FEN alone)" } else { "" },
         t0.elapsed().as_secs_f64(),
         a.out.display()

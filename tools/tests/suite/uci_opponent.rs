@@ -39,8 +39,8 @@ fn uci_opponent_forms_parse() {
     assert_eq!(parse("wgm none human Judit"), Ok(opp(Some("WGM"), None, false, "Judit")));
     assert_eq!(parse(""), Ok(None));
     assert_eq!(parse("<empty>"), Ok(None));
-    assert_eq!(parse("none 0 human x").unwrap().unwrap().model_rating(), Some(0));
-    assert_eq!(parse("none none human x").unwrap().unwrap().model_rating(), None);
+    assert_eq!(parse("none 0 human x").unwrap().unwrap().rating(), Some(0));
+    assert_eq!(parse("none none human x").unwrap().unwrap().rating(), None);
     for (bad, says) in [
         ("XM 2000 human Bob", "unknown title"),
         ("GM abc human Bob", "rating 'abc'"),
@@ -167,4 +167,33 @@ fn the_engine_plays_with_model_v7_reproducibly() {
     let a = play("none 1200 human Ann");
     assert_eq!(a, play("none 1200 human Ann"), "same seed, same move");
     println!("v7 at 1200: {a}");
+}
+
+#[test]
+fn the_ladder_maps_ratings_onto_the_models_scale() {
+    use sparring::profile::Ladder;
+    // Without model ratings every rating maps to itself.
+    let plain = Ladder::parse(&v7_ladder_text()).unwrap();
+    for r in [0.0, 950.0, 1500.0, 3000.0] {
+        assert_eq!(plain.model_rating(r), r);
+    }
+    // With model_elo = 220 + 1.13 · elo at every point (the FICS map): the same line everywhere,
+    // between the points and beyond them, clamped to the model's range.
+    let mut text = String::new();
+    for line in v7_ladder_text().lines() {
+        text.push_str(line);
+        text.push('\n');
+        if let Some(e) = line.strip_prefix("elo = ") {
+            let e: f64 = e.trim().parse().unwrap();
+            text.push_str(&format!("model_elo = {:.1}\n", 220.0 + 1.13 * e));
+        }
+    }
+    let mapped = Ladder::parse(&text).unwrap();
+    for r in [500.0, 800.0, 1234.0, 2000.0, 2400.0, 2800.0] {
+        assert!((mapped.model_rating(r) - (220.0 + 1.13 * r)).abs() < 0.06, "{r}: {}", mapped.model_rating(r));
+    }
+    assert_eq!(mapped.model_rating(-1000.0), 0.0);
+    assert_eq!(mapped.model_rating(9000.0), 5000.0);
+    let at = mapped.at(1500).maia3.unwrap();
+    assert!((at.self_elo - 1915.0).abs() < 0.06 && at.oppo_elo == at.self_elo, "{at:?}");
 }
