@@ -5,10 +5,22 @@
 use crate::common::games::GameRecord;
 use std::collections::BTreeMap;
 
-/// `base+inc` (seconds) from a `TimeControl` tag like `180+2`.
+/// `(base, inc)` in seconds from a PGN `TimeControl` tag: `180+2`, a bare `60` (sudden death,
+/// as the match runner writes `tc=60+0`), or a moves/seconds period like `40/5400` or
+/// `40/5400:1800` (its first period's time, no increment). `?`, `-` and anything else: None.
 pub fn parse_time_control(tag: &str) -> Option<(f64, f64)> {
-    let (b, i) = tag.split_once('+')?;
-    Some((b.trim().parse().ok()?, i.trim().parse().ok()?))
+    let number = |t: &str| t.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+    let first = tag.split(':').next()?;
+    if let Some((b, i)) = first.split_once('+') {
+        return Some((number(b.rsplit('/').next()?)?, number(i)?));
+    }
+    match first.split_once('/') {
+        Some((moves, secs)) => {
+            number(moves)?;
+            Some((number(secs)?, 0.0))
+        }
+        None => Some((number(first)?, 0.0)),
+    }
 }
 
 /// The larger of a game's first two clocks (each is base − spent + inc, so at most base + inc),
@@ -98,7 +110,14 @@ mod tests {
     #[test]
     fn time_control_tags_and_categories() {
         assert_eq!(parse_time_control("180+2"), Some((180.0, 2.0)));
-        assert_eq!(parse_time_control("180"), None);
+        // A bare number is sudden death (the PGN standard; the match runner writes `60` for 60+0).
+        assert_eq!(parse_time_control("180"), Some((180.0, 0.0)));
+        assert_eq!(parse_time_control("10+0.1"), Some((10.0, 0.1)));
+        assert_eq!(parse_time_control("40/5400"), Some((5400.0, 0.0)));
+        assert_eq!(parse_time_control("40/5400+30:1800+30"), Some((5400.0, 30.0)));
+        for bad in ["?", "-", "", "abc", "60+", "+2", "-5"] {
+            assert_eq!(parse_time_control(bad), None, "{bad}");
+        }
         assert_eq!(category(180.0, 2.0), "blitz");
         assert_eq!(category(600.0, 5.0), "rapid");
     }
