@@ -47,3 +47,14 @@ if [ -x /tmp/maia/maia-1500.sh ]; then
         --engine /tmp/maia/maia-$r.sh --go "nodes 1" --cache $W/maia-fide/maia-$r.jsonl --jobs $JOBS > /dev/null
   done
 fi
+# 4. The tables. The ladder points' expected match comes from `humanlike model check
+#    --decisions-out` files named in EXPECTED (NAME=FILE ...; bench/recalibrate.sh's check stage
+#    writes them), when given.
+exp=()
+for e in ${EXPECTED:-}; do exp+=(--expected "$e"); done
+python3 bench/human-model/maia3_eval.py report $W/fics-test-maps.csv "${exp[@]}" \
+    --title "FICS blitz, test part: Maia-3 (v7) beside v6, Maia-1 and the ladder's points" \
+    --out "$OUT/fics-test.md" --csv "$OUT/fics-test.csv" > /dev/null
+python3 bench/human-model/maia3_eval.py report $W/fide-test-maps.csv --maia $W/maia-fide \
+    --title "FIDE-rated players' online games, test part: Maia-3 (v7) beside v6 and Maia-1" \
+    --out "$OUT/fide-test.md" --csv "$OUT/fide-test.csv" > /dev/null
