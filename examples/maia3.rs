@@ -111,32 +111,43 @@ fn bench(n: usize) {
     let tokens: Vec<_> = cases.iter().map(|c| c.history.tokens()).collect();
     // Warm-up.
     model.logits(&tokens[0], 1500, 1500);
+    // Each evaluation timed by the wall clock (the thread's CPU-time counter ticks in 4 ms steps
+    // on some kernels, too coarse for one evaluation); the CPU time of the whole loop divided by
+    // its evaluations says whether the wall time was the thread's own.
     let mut single = Vec::new();
+    let cpu0 = cpu_ns();
     for (c, tk) in cases.iter().zip(&tokens) {
-        let t = cpu_ns();
+        let t = Instant::now();
         let l = model.logits(tk, c.pairs[0].0, c.pairs[0].1);
-        single.push((cpu_ns() - t) as f64 / 1e6);
+        single.push(t.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box(l);
     }
+    let cpu_single = (cpu_ns() - cpu0) as f64 / 1e6 / cases.len() as f64;
     let mut batched = Vec::new();
+    let (cpu0, mut evaluations) = (cpu_ns(), 0usize);
     for (c, tk) in cases.iter().zip(&tokens) {
         let queries: Vec<Query> =
             c.pairs.iter().map(|&(s, o)| Query { tokens: tk, self_elo: s, oppo_elo: o }).collect();
-        let t = cpu_ns();
+        let t = Instant::now();
         let l = model.logits_batch(&queries);
-        batched.push((cpu_ns() - t) as f64 / 1e6 / queries.len() as f64);
+        batched.push(t.elapsed().as_secs_f64() * 1e3 / queries.len() as f64);
+        evaluations += queries.len();
         std::hint::black_box(l);
     }
+    let cpu_batched = (cpu_ns() - cpu0) as f64 / 1e6 / evaluations as f64;
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
     println!(
-        "{} positions, one thread, CPU time: single {:.2} ms per position (median; min {:.2}); batched x5 ratings {:.2} ms per evaluation (median)",
+        "{} positions, one thread: single {:.2} ms per position (median wall; min {:.2}; mean CPU {:.2}); \
+         batched x5 ratings {:.2} ms per evaluation (median wall; mean CPU {:.2})",
         cases.len(),
         median(&mut single),
         single[0],
-        median(&mut batched)
+        cpu_single,
+        median(&mut batched),
+        cpu_batched
     );
 }
 
