@@ -339,6 +339,12 @@ pub struct Ladder {
     /// people of every level play such endings out. Absent = as in any decided position (v9).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bare_king_lambda: Option<f64>,
+    /// With `human_model = 7`: the map from `UCI_Elo`'s scale (FICS blitz) to Maia-3's (Lichess
+    /// blitz) as `[intercept, slope]`, fitted on the fit part (`bench/human-model/maia3-grid.sh`).
+    /// It turns a `UCI_Opponent` rating into the model's opponent input ([`Ladder::model_rating`]);
+    /// the points' own `model_elo` are choice parameters and may lie off it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_map: Option<[f64; 2]>,
     #[serde(rename = "point")]
     pub points: Vec<LadderPoint>,
     #[serde(skip)]
@@ -527,6 +533,11 @@ impl Ladder {
             None => return Err(super::profile::retired("no search_generation (generation 1)")),
         }
         super::maia3_choice::validate(self.human_model, &self.points)?;
+        if let Some([a, b]) = self.model_map
+            && !(a.is_finite() && b.is_finite() && b > 0.0)
+        {
+            return Err(format!("model_map [{a}, {b}]: a finite intercept and a slope > 0"));
+        }
         Ok(())
     }
 
@@ -594,10 +605,13 @@ impl Ladder {
     }
 
     /// A rating on `UCI_Elo`'s scale (FICS blitz) as the human move model v7's input (Lichess
-    /// blitz): the points' `model_elo` against their Elo, linear between points and continued
-    /// with the end segments' slope beyond them, within 0..=5000. A ladder without model ratings
-    /// maps every rating to itself.
+    /// blitz), within 0..=5000: by the ladder's `model_map` when it has one, else the points'
+    /// `model_elo` against their Elo, linear between points and continued with the end segments'
+    /// slope beyond them. A ladder with neither maps every rating to itself.
     pub fn model_rating(&self, elo: f64) -> f64 {
+        if let Some([a, b]) = self.model_map {
+            return (a + b * elo).clamp(0.0, 5000.0);
+        }
         let pairs: Vec<(f64, f64)> =
             self.points.iter().map(|p| (f64::from(p.elo), p.model_elo.unwrap_or(f64::from(p.elo)))).collect();
         let mapped = match pairs.len() {

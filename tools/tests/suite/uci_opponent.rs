@@ -196,4 +196,18 @@ fn the_ladder_maps_ratings_onto_the_models_scale() {
     assert_eq!(mapped.model_rating(9000.0), 5000.0);
     let at = mapped.at(1500).maia3.unwrap();
     assert!((at.self_elo - 1915.0).abs() < 0.06 && at.oppo_elo == at.self_elo, "{at:?}");
+    // A ladder's model_map is the scale's map whatever its points' own model ratings (choice
+    // parameters that may lie off it).
+    let text = text.replacen("model_elo = 1915.0", "model_elo = 1463.0", 1).replacen(
+        "human_model = 7",
+        "human_model = 7\nmodel_map = [220.0, 1.13]",
+        1,
+    );
+    let with_map = Ladder::parse(&text).unwrap();
+    assert_eq!(with_map.at(1500).maia3.unwrap().self_elo, 1463.0);
+    for r in [700.0, 1500.0, 2600.0] {
+        assert!((with_map.model_rating(r) - (220.0 + 1.13 * r)).abs() < 1e-9, "{r}");
+    }
+    let bad = text.replacen("model_map = [220.0, 1.13]", "model_map = [220.0, -1.0]", 1);
+    assert!(Ladder::parse(&bad).unwrap_err().to_string().contains("model_map"));
 }
