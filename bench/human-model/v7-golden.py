@@ -7,24 +7,22 @@ Each binary plays the golden positions (tools/tests/suite/golden_moves.rs's list
 1300, 1700, 2100 with a ladder that names v7 (`Ladder File`), seeds 7 and 424242, Hash 1 and 64,
 one process per (binary, Elo, seed, Hash, run), twice; every `bestmove` line must agree.
 
-Usage: v7-golden.py LADDER BINARY... [--out OUT.txt]"""
+Usage (from the repository root): v7-golden.py LADDER BINARY... [--out OUT.txt]"""
 import subprocess
 import sys
 
-POSITIONS = [
-    "startpos",
-    "startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
-    "startpos moves d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",
-    "fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
-    "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "fen 2rq1rk1/pp1bppbp/2np1np1/8/3NP3/1BN1BP2/PPPQ2PP/2KR3R b - - 0 11",
-    "fen r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
-    "fen 3rr1k1/pp3ppp/2n1b3/q1pp4/8/P1NPP1P1/1PQ2PBP/R4RK1 w - - 0 15",
-    "fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-    "fen 8/8/4k3/8/2K5/3P4/8/8 w - - 0 1",
-    "fen 8/5pk1/6p1/7p/3R3P/6P1/r4PK1/8 b - - 0 40",
-    "fen r4rk1/1b3ppp/p1n1pq2/1p6/3P4/P1NB1N2/1P3PPP/R2QR1K1 b - - 0 15",
-]
+import re
+
+
+def golden_positions():
+    """The golden test's positions, read from tools/tests/suite/golden_moves.rs (one list)."""
+    text = open("tools/tests/suite/golden_moves.rs").read()
+    block = text[text.index("const POSITIONS"):]
+    block = block[:block.index("];")]
+    return re.findall(r'"([^"]+)"', block)
+
+
+POSITIONS = golden_positions()
 ELOS = [900, 1300, 1700, 2100]
 SEEDS = [7, 424242]
 HASHES = [1, 64]
