@@ -37,17 +37,20 @@ pub struct Player {
     pub avatar: Avatar,
 }
 
-/// The engine's two searchers: the shared one of full-strength play (sized by `Hash`, warm from
-/// move to move) and the weak settings' own (fixed size, cleared before every decision, so `Hash`
-/// and what was searched before cannot change a seeded move).
+/// The engine's searchers: the shared one of full-strength play (sized by `Hash`, warm from
+/// move to move), the weak settings' own (fixed size, cleared before every decision, so `Hash`
+/// and what was searched before cannot change a seeded move; the glance runs on it too, from a
+/// cleared table, before the decision's search) and the look searcher of the human move model and
+/// human time (their shallow looks, [`Searcher::for_look`], cleared before each look).
 pub struct Searchers {
     pub strong: Searcher,
     pub weak: Searcher,
+    pub look: Searcher,
 }
 
 impl Searchers {
     pub fn new(hash_mb: usize) -> Searchers {
-        Searchers { strong: Searcher::new(hash_mb), weak: Searcher::new(WEAK_HASH_MB) }
+        Searchers { strong: Searcher::new(hash_mb), weak: Searcher::new(WEAK_HASH_MB), look: Searcher::for_look() }
     }
 }
 
@@ -214,7 +217,7 @@ impl Player {
     ) -> Decision {
         if !self.is_full_strength() {
             // Weak play is reproducible: one thread, whatever `Threads` says.
-            return self.decide_weak(&mut searchers.weak, request, control);
+            return self.decide_weak(searchers, request, control);
         }
         let strong = &mut searchers.strong;
         let search = Request {
@@ -297,9 +300,11 @@ impl Player {
         weak.search(game, &search, control, &mut Silent)
     }
 
-    /// Decides a move for a weak (budgeted or random) setting. `weak` is the dedicated searcher;
-    /// it is cleared first so the decision depends only on the setting, the seed and the position.
-    pub fn decide_weak(&self, weak: &mut Searcher, request: &MoveRequest, control: &Control) -> Decision {
+    /// Decides a move for a weak (budgeted or random) setting on the weak and look searchers of
+    /// `searchers`; both are cleared before use so the decision depends only on the setting, the
+    /// seed and the position.
+    pub fn decide_weak(&self, searchers: &mut Searchers, request: &MoveRequest, control: &Control) -> Decision {
+        let Searchers { weak, look, .. } = searchers;
         let (game, match_seed) = (request.game, request.match_seed);
         let pos = game.pos();
         let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
@@ -341,7 +346,7 @@ impl Player {
                 search: result,
             };
         }
-        let (choice_settings, bias) = self.choice_for(game, &result.root_moves, glance.as_ref(), choice_settings);
+        let (choice_settings, bias) = self.choice_for(look, game, &result.root_moves, glance.as_ref(), choice_settings);
         let mut rng = seed::decision_rng_for(match_seed, pos, tags::CHOICE);
         let Choice { mv, kind, regret_cp, .. } =
             policy::choose_biased(&result.root_moves, &choice_settings, bias.as_deref(), &mut rng);
@@ -372,6 +377,7 @@ impl Player {
     /// with its own λ and no slips ([`human::against_bare_king`]).
     pub fn choice_for(
         &self,
+        look: &mut Searcher,
         game: &Game,
         root: &[crate::search::RootMove],
         glance: Option<&Glance>,
@@ -403,7 +409,7 @@ impl Player {
                 .maia3
                 .as_ref()
                 .and_then(|m| m.log_probs(game, &moves))
-                .unwrap_or_else(|| h.model.game_log_probs(game, &moves, h.rating));
+                .unwrap_or_else(|| h.model.game_log_probs(look, game, &moves, h.rating));
             // An avatar tilts the model towards the moves its evaluation likes more than the
             // plain one ([`human::style_tilt`]).
             let tilt =

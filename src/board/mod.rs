@@ -3,6 +3,7 @@
 
 pub mod notation;
 pub mod perft;
+pub mod see;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position, Role, Square};

@@ -5,19 +5,16 @@
 //! the full window to [`LOOK_DEPTH`] (`Searcher::score_each`), the one search (time model v3 was
 //! fitted on it; v1 and v2 on the retired generation 1's looks, which a file of theirs now gets
 //! instead),
-//! the default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table — so it depends on the
+//! the default evaluator, no tablebases, a cleared look searcher (`Searcher::for_look`) — so it depends on the
 //! position (and its history) only, never on the setting that plays, `Hash` or the machine's
 //! speed. The fit tool (`sparring clock`) computes the same features from the same look.
 
 use crate::board::Game;
 use crate::search::{Limits, Request, Searcher};
 use shakmaty::{Chess, Move, Position, Role};
-use std::cell::RefCell;
 
 /// Depth of the difficulty look.
 pub const LOOK_DEPTH: i32 = 2;
-/// Table of the look's own searcher (cleared before every look).
-pub const LOOK_HASH_MB: usize = 1;
 /// Root moves within this many centipawns of the best count as "near-best".
 pub const NEAR_CP: i32 = 50;
 /// Scores are clamped to ±this before any feature uses them (mates included).
@@ -47,10 +44,6 @@ pub const NAMES: [&str; 17] = [
 /// Number of features.
 pub const COUNT: usize = NAMES.len();
 
-thread_local! {
-    static LOOK_SEARCHER: RefCell<Searcher> = RefCell::new(Searcher::new(LOOK_HASH_MB));
-}
-
 /// How hard a position looks to the cheap search, from the side to move's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Difficulty {
@@ -70,29 +63,25 @@ pub struct Difficulty {
 
 /// The look's scores of every legal move of `game`'s position (side to move's view, clamped),
 /// best first.
-fn look_scores(game: &Game) -> Vec<i32> {
-    let limits = Limits::default();
-    let root = LOOK_SEARCHER.with(|s| {
-        let mut s = s.borrow_mut();
-        s.clear();
-        s.score_each(game, &Request::from(limits), LOOK_DEPTH)
-    });
+fn look_scores(searcher: &mut Searcher, game: &Game) -> Vec<i32> {
+    searcher.clear();
+    let root = searcher.score_each(game, &Request::from(Limits::default()), LOOK_DEPTH);
     let mut scores: Vec<i32> = root.iter().map(|r| r.score.clamp(-CLAMP_CP, CLAMP_CP)).collect();
     scores.sort_unstable_by(|a, b| b.cmp(a));
     scores
 }
 
 /// The best score of the look (side to move's view, clamped); `None` without legal moves.
-pub fn look_best(game: &Game) -> Option<i32> {
-    look_scores(game).first().copied()
+pub fn look_best(searcher: &mut Searcher, game: &Game) -> Option<i32> {
+    look_scores(searcher, game).first().copied()
 }
 
 /// The difficulty of `game`'s position. `prev_best` is the look's best score of the position
 /// before the opponent's last move (the opponent's view), when known: the swing is how far the
 /// evaluation moved with that move, `|best + prev_best|`.
-pub fn look(game: &Game, prev_best: Option<i32>) -> Difficulty {
+pub fn look(searcher: &mut Searcher, game: &Game, prev_best: Option<i32>) -> Difficulty {
     let pos = game.pos();
-    let scores = look_scores(game);
+    let scores = look_scores(searcher, game);
     let legal = pos.legal_moves();
     let best = scores.first().copied().unwrap_or(0);
     let near = scores.iter().filter(|&&s| s >= best - NEAR_CP).count() as u32;

@@ -6,7 +6,7 @@
 //! human move model's term of each kind of move (`player.rs`).
 
 use crate::board::gives_check;
-use crate::search::see::{see_ge, value};
+use crate::board::see::{see_ge, value};
 use shakmaty::{Bitboard, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 /// The move rates of the fingerprint, in table order.

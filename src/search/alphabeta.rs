@@ -3,11 +3,11 @@
 use super::history::{ContContext, History, piece_to};
 use super::movepick::{Hints, MovePicker, encode, is_bad_noisy_score, is_noisy, is_refutation_score};
 use super::parameters::*;
-use super::see::see_ge;
 use super::timeman::TimeManager;
 use super::tt::{Bound, Record, TranspositionTable};
 use super::*;
 use crate::board::Game;
+use crate::board::see::{self, see_ge};
 use crate::eval::{EvalConfig, evaluate};
 use crate::tablebase::{TbBound, wdl_bound, wdl_to_score};
 use shakmaty::{Color, Move, MoveList, Position, Role};

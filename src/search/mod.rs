@@ -9,7 +9,6 @@ pub mod bench;
 pub mod history;
 pub mod movepick;
 pub mod parameters;
-pub mod see;
 pub mod timeman;
 pub mod tt;
 
@@ -31,6 +30,11 @@ use crate::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_moves};
 /// What this search is (continuation, capture and correction histories, singular extensions, the
 /// tuned evaluation values, a sudden-death clock shared over `SUDDEN_DEATH_MOVES_TO_GO` moves, which changes clock play only) is pinned
 /// by its `bench` signature, which every file fitted on it records as well.
+/// Table size of a look searcher: the human move model's and human time's shallow looks (each
+/// clears it before it looks, so what it saw before never matters). The engine owns one
+/// (`player::Searchers::look`); a tool makes one per worker with [`Searcher::for_look`].
+pub const LOOK_HASH_MB: usize = 1;
+
 pub const SEARCH_GENERATION: u32 = 6;
 
 /// What the search may spend. All `None`/false means "until stopped".
@@ -165,6 +169,11 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher for the shallow looks ([`LOOK_HASH_MB`]).
+    pub fn for_look() -> Searcher {
+        Searcher::new(LOOK_HASH_MB)
+    }
+
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher { tt: TranspositionTable::new(hash_mb), history: History::default(), helper_histories: Vec::new() }
     }

@@ -7,7 +7,7 @@ use super::parameters::{
     CAPTURE_HISTORY_ORDER_DIVISOR, MVV_LVA_VICTIM_SCALE, ORDER_BAD_NOISY, ORDER_COUNTER, ORDER_GOOD_NOISY,
     ORDER_KILLER_1, ORDER_KILLER_2, ORDER_TT_MOVE,
 };
-use super::see::{see_ge, value};
+use crate::board::see::{see_ge, value};
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 /// A 16-bit move code: from | to << 6 | promotion << 12 (castling: king square to rook square).

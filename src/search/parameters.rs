@@ -195,5 +195,5 @@ pub const MAX_ITERATION_MARGIN: i32 = 4;
 /// Nodes between clock checks.
 pub const TIME_CHECK_INTERVAL: u64 = 1024;
 
-/// SEE piece values.
-pub const SEE_VALUES: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];
+// The SEE piece values are `crate::board::see::SEE_VALUES`: SEE is a board fact that the human
+// model and the style classifier use too.

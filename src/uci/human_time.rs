@@ -5,7 +5,7 @@
 use crate::board::Game;
 use crate::human_time::{self, Clock, Situation, TimeModel};
 use crate::player::{Player, Setting};
-use crate::search::{Control, Limits};
+use crate::search::{Control, Limits, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -85,9 +85,10 @@ impl Wait {
         Some(Wait { model, rating, clock: Clock { left, inc: limits.inc, overhead }, prev })
     }
 
-    /// The whole time this move should take (search included), bounded by the clock.
-    pub fn planned(&self, game: &Game, match_seed: u64) -> Duration {
-        let prev_best = self.prev.as_ref().and_then(human_time::features::look_best);
+    /// The whole time this move should take (search included), bounded by the clock; the
+    /// difficulty looks run on `look` (the engine's look searcher).
+    pub fn planned(&self, look: &mut Searcher, game: &Game, match_seed: u64) -> Duration {
+        let prev_best = self.prev.as_ref().and_then(|prev| human_time::features::look_best(look, prev));
         let pos = game.pos();
         let situation = Situation {
             rating: self.rating,
@@ -95,7 +96,7 @@ impl Wait {
             inc_s: self.clock.inc.as_secs_f64(),
             fullmove: shakmaty::Position::fullmoves(pos).get(),
             phase: human_time::features::phase(pos),
-            difficulty: human_time::features::look(game, prev_best),
+            difficulty: human_time::features::look(look, game, prev_best),
         };
         self.clock.bound(human_time::planned(&self.model, &situation, match_seed, pos))
     }

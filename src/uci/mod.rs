@@ -603,7 +603,10 @@ impl Engine {
             };
             // `Human Time`: the move is chosen; now take as long as a person would.
             if let Some(w) = wait.filter(|_| decision.mv.is_some()) {
-                let planned = w.planned(&game, match_seed);
+                let planned = {
+                    let mut searchers = searchers.lock().unwrap_or_else(|e| e.into_inner());
+                    w.planned(&mut searchers.look, &game, match_seed)
+                };
                 if debug {
                     out.info_string(&fmt::human_time_planned(planned));
                 }

@@ -38,7 +38,7 @@
 //! without a look `regret` and `rank` do. Changing any meaning here changes what a trained model means: bump
 //! [`FEATURE_SET`], retrain, and ship a new model version.
 
-use crate::search::see::see_ge;
+use crate::board::see::see_ge;
 use shakmaty::attacks::attacks;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 

@@ -27,7 +27,6 @@ use crate::eval::EvalConfig;
 use crate::search::{Limits, Request, Searcher};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
-use std::cell::RefCell;
 
 /// The rating knots of models trained here.
 pub const KNOTS: [f64; 5] = [800.0, 1200.0, 1600.0, 2000.0, 2400.0];
@@ -83,26 +82,16 @@ pub fn against_bare_king(pos: &Chess) -> bool {
 
 /// Depth of the look, the model's own shallow search (every root move scored).
 pub const LOOK_DEPTH: i32 = 1;
-/// Hash of the look's own searcher (cleared before every look).
-pub const LOOK_HASH_MB: usize = 1;
-
-thread_local! {
-    static LOOK_SEARCHER: RefCell<Searcher> = RefCell::new(Searcher::new(LOOK_HASH_MB));
-}
-
 /// The look: the scores (cp, mover's view; mates as the search reports them) of `moves` in
 /// `game`'s position by a shallow search of the model's own — every legal move searched once with
 /// the full window to [`LOOK_DEPTH`] ([`Searcher::score_each`]), the
-/// default evaluator, no tablebases, a cleared [`LOOK_HASH_MB`] table of its own — so it depends on
+/// default evaluator, no tablebases, on `searcher` (a look searcher, [`Searcher::for_look`]),
+/// cleared first — so it depends on
 /// the position and its history only. A move the search did not score (none
 /// should be missing) gets the lowest score.
-pub fn look(game: &Game, moves: &[Move]) -> Vec<i32> {
-    let limits = Limits::default();
-    let root = LOOK_SEARCHER.with(|s| {
-        let mut s = s.borrow_mut();
-        s.clear();
-        s.score_each(game, &Request::from(limits), LOOK_DEPTH)
-    });
+pub fn look(searcher: &mut Searcher, game: &Game, moves: &[Move]) -> Vec<i32> {
+    searcher.clear();
+    let root = searcher.score_each(game, &Request::from(Limits::default()), LOOK_DEPTH);
     moves.iter().map(|m| root.iter().find(|r| r.mv == *m).map_or(-features::LOOK_CLAMP_CP, |r| r.score)).collect()
 }
 
@@ -388,8 +377,8 @@ impl HumanModel {
 
     /// `ln P_human(m)` for each of `moves` in `game`'s position, with its history and the look:
     /// what the engine uses.
-    pub fn game_log_probs(&self, game: &Game, moves: &[Move], rating: f64) -> Vec<f64> {
-        let scores = look(game, moves);
+    pub fn game_log_probs(&self, look_searcher: &mut Searcher, game: &Game, moves: &[Move], rating: f64) -> Vec<f64> {
+        let scores = look(look_searcher, game, moves);
         self.log_probs(game.pos(), History::of(game), moves, Some(&scores), rating)
     }
 

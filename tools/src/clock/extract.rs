@@ -8,6 +8,7 @@ use crate::common::games::{self, GameRecord};
 use shakmaty::Position;
 use sparring::board::{Game, zobrist};
 use sparring::human_time::features;
+use sparring::search::Searcher;
 use std::path::Path;
 
 /// Which games to take: every `stride`-th pair of games (indices `k·stride·2` and `k·stride·2+1`,
@@ -33,10 +34,11 @@ pub fn game_rows(index: usize, game: &GameRecord, tc: (f64, f64), min_fullmove: 
     let plies = game.timed_plies();
     let mut g = Game::new(game.root.clone());
     let mut prev_best: Option<i32> = None;
+    let mut look = Searcher::for_look();
     let mut out = Vec::new();
     for ply in 0..plies {
         let pos = g.pos().clone();
-        let difficulty = features::look(&g, prev_best);
+        let difficulty = features::look(&mut look, &g, prev_best);
         prev_best = Some(difficulty.best_cp);
         let before = if ply < 2 { base } else { game.clocks[ply - 2] };
         let spent = before - game.clocks[ply] + inc;

@@ -13,7 +13,7 @@ use super::stats::{LossSummary, ks_distance};
 use super::types::{OraclePosition, read_jsonl};
 use sparring::board::Game;
 use sparring::board::notation::uci as uci_of;
-use sparring::player::MoveRequest;
+use sparring::player::{MoveRequest, Searchers};
 use sparring::policy::{self, ChoiceSettings};
 use sparring::profile::School;
 use sparring::search::{Control, Limits, Request, RootMove, Searcher, Silent};
@@ -484,7 +484,7 @@ fn verify_recording(
             setting: sparring::player::Setting::Level(ladder.at(elo)),
             avatar: sparring::profile::Avatar::neutral(),
         };
-        let mut weak = Searcher::new(sparring::player::WEAK_HASH_MB);
+        let mut searchers = Searchers::new(1);
         let control = Control::default();
         let stats = super::stats::measure_with(positions, |p| {
             let chess = p.chess().expect("oracle positions are legal");
@@ -494,7 +494,8 @@ fn verify_recording(
                 }
                 _ => Game::new(chess),
             };
-            let mv = player.decide_weak(&mut weak, &MoveRequest::new(&game, seed), &control).mv.expect("a legal move");
+            let mv =
+                player.decide_weak(&mut searchers, &MoveRequest::new(&game, seed), &control).mv.expect("a legal move");
             moves.push(CheckedMove { fen: p.pos.fen.clone(), band: p.pos.band, game: p.pos.game, elo, mv: uci_of(mv) });
             mv
         });

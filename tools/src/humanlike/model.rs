@@ -38,6 +38,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use sparring::board::Game;
 use sparring::board::notation::uci as uci_of;
 use sparring::human::v6::{Hidden, History, HumanModel, features, look, network};
+use sparring::search::Searcher;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -131,7 +132,7 @@ impl Dataset {
 
     /// Adds a position: the legal moves of `game`'s position in shakmaty's order (with their
     /// look), the one the human played.
-    pub fn push(&mut self, game: &Game, human: Move, rating: u32, ply: u32) {
+    pub fn push(&mut self, look_searcher: &mut Searcher, game: &Game, human: Move, rating: u32, ply: u32) {
         let pos = game.pos();
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         let Some(h) = moves.iter().position(|&m| m == human) else { return };
@@ -144,7 +145,7 @@ impl Dataset {
         network::board_inputs(pos, &mut inputs);
         self.board.extend(inputs.iter().map(|&i| i as u16));
         let ctx = features::Context::new(pos, History::of(game));
-        let values = features::values(&look(game, &moves));
+        let values = features::values(&look(look_searcher, game, &moves));
         let mut buf = Vec::with_capacity(features::MAX_ACTIVE);
         for (&m, &v) in moves.iter().zip(&values) {
             buf.clear();
@@ -221,8 +222,9 @@ pub fn dataset_with(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, j
                 .map(|&ids| {
                     scope.spawn(move || {
                         let mut d = Dataset::default();
+                        let mut look_searcher = Searcher::for_look();
                         for &gi in ids {
-                            add_game(&mut d, &games[gi], mirror);
+                            add_game(&mut d, &mut look_searcher, &games[gi], mirror);
                         }
                         d
                     })
@@ -241,7 +243,7 @@ pub fn dataset_with(games: &[GameRecord], keep: impl Fn(usize) -> bool + Sync, j
     all
 }
 
-fn add_game(d: &mut Dataset, g: &GameRecord, mirror: bool) {
+fn add_game(d: &mut Dataset, look_searcher: &mut Searcher, g: &GameRecord, mirror: bool) {
     let mut game = Game::new(g.root.clone());
     // The position two plies back, for the mirrored copy's history.
     let mut back: Vec<Chess> = Vec::with_capacity(g.moves.len());
@@ -252,12 +254,12 @@ fn add_game(d: &mut Dataset, g: &GameRecord, mirror: bool) {
             && !is_computer(name)
             && let Some(r) = g.rating(color)
         {
-            d.push(&game, m, r, ply as u32);
+            d.push(look_searcher, &game, m, r, ply as u32);
             if mirror
                 && ply >= 2
                 && let Some((twin, human)) = mirrored(&back[ply - 2], &g.moves[ply - 2..=ply])
             {
-                d.push(&twin, human, r, ply as u32);
+                d.push(look_searcher, &twin, human, r, ply as u32);
             }
         }
         back.push(game.pos().clone());
@@ -838,6 +840,7 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
         uniform_ll: f64,
     }
     let mut rows: BTreeMap<u32, Row> = BTreeMap::new();
+    let mut look_searcher = Searcher::for_look();
     let (mut times, mut look_times): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
     for p in eligible.iter().filter(by_person).filter(|p| part_of(p.pos.game) == Part::Test) {
         let Some((game, human)) = replay(games, p.pos.game, p.pos.ply) else { continue };
@@ -853,7 +856,7 @@ fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -
         let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         let Some(h) = moves.iter().position(|&m| m == human) else { continue };
         let t0 = std::time::Instant::now();
-        let scores = look(&game, &moves);
+        let scores = look(&mut look_searcher, &game, &moves);
         let t1 = std::time::Instant::now();
         let lp = model.log_probs(pos, History::of(&game), &moves, Some(&scores), f64::from(p.pos.rating));
         times.push(t0.elapsed().as_secs_f64() * 1e6);

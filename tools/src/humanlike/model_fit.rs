@@ -258,6 +258,7 @@ pub(super) fn search_positions(
                 let (shallow, deep, model) = (&shallow, &deep, &model);
                 scope.spawn(move || {
                     let mut weak = Searcher::new(WEAK_HASH_MB);
+                    let mut look = Searcher::for_look();
                     let control = Control::default();
                     part.iter()
                         .map(|p| {
@@ -278,7 +279,7 @@ pub(super) fn search_positions(
                                     .and_then(|m3| {
                                         with_game_history(m3, &games[p.game], p.ply).log_probs(&game, &moves)
                                     })
-                                    .unwrap_or_else(|| m.game_log_probs(&game, &moves, *rating)),
+                                    .unwrap_or_else(|| m.game_log_probs(&mut look, &game, &moves, *rating)),
                                 None => vec![0.0; moves.len()],
                             };
                             searched(root, deeper.as_deref(), &level.choice, logp, decided_lambda, bare)

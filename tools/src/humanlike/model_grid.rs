@@ -21,6 +21,7 @@ use crate::common::games::GameRecord;
 use shakmaty::{Move, Position};
 use sparring::board::notation::uci as uci_of;
 use sparring::human::maia3::{self, History};
+use sparring::search::Searcher;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -94,7 +95,7 @@ fn answer(p: &SampledPosition, g: &GameRecord, game: &sparring::board::Game, hum
     };
     let moves: Vec<Move> = game.pos().legal_moves().into_iter().collect();
     let v6 = sparring::profile::human_model::builtin(6).expect("the built-in v6 model reads");
-    let lp = v6.game_log_probs(game, &moves, f64::from(p.rating));
+    let lp = v6.game_log_probs(&mut Searcher::for_look(), game, &moves, f64::from(p.rating));
     let h = moves.iter().position(|&m| m == human).expect("the human's move is legal");
     let best = (0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b });
     let part = match part_of(p.game) {

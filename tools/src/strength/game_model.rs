@@ -184,6 +184,7 @@ pub fn human_scores(
         return vec![HumanPly::UNSCORED; moves.len()];
     };
     let wanted = human_plies(plies, moves.len());
+    let mut look_searcher = sparring::search::Searcher::for_look();
     let grid: Vec<[(usize, f32); 2]> = (0..HUMAN_GRID_N).map(|i| model.basis(human_grid(i))).collect();
     let difficulty = model.basis(DIFFICULTY_RATING);
     let mut game = sparring::board::Game::new(root.clone());
@@ -202,7 +203,7 @@ pub fn human_scores(
             let legal: Vec<shakmaty::Move> = game.pos().legal_moves().into_iter().collect();
             let at = legal.iter().position(|m| *m == played);
             if let (Some(at), true) = (at, legal.len() > 1) {
-                let look = sparring::human::v6::look(&game, &legal);
+                let look = sparring::human::v6::look(&mut look_searcher, &game, &legal);
                 features::all(game.pos(), History::of(&game), &legal, Some(&look), &mut active, &mut starts);
                 at_knot = model.knot_logits(game.pos(), &active, &starts);
                 for (k, basis) in grid.iter().enumerate() {

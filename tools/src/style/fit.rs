@@ -34,11 +34,12 @@ use super::classify::{Facts, Rate, classify};
 use crate::common::games::GameRecord;
 use shakmaty::{Chess, Color, Move, Position};
 use sparring::board::Game;
+use sparring::board::see::see_ge;
 use sparring::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
 use sparring::human::v6::AVATAR_TILT_CAP_CP;
 use sparring::profile::{Avatar, Ladder};
 use sparring::score::MATE;
-use sparring::search::see::see_ge;
+use sparring::search::Searcher;
 use std::sync::Arc;
 
 /// Weights a fit finds (both sides alike): 13 middlegame then 13 endgame.
@@ -242,7 +243,7 @@ pub struct Choices {
 
 /// The choices in `game`'s position, or `None` when the position is not modelled (one legal move,
 /// a decided position).
-pub fn choices(game: &Game, point: &Point) -> Option<Choices> {
+pub fn choices(look: &mut Searcher, game: &Game, point: &Point) -> Option<Choices> {
     let pos = game.pos();
     let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
     if legal.len() < 2 {
@@ -254,16 +255,25 @@ pub fn choices(game: &Game, point: &Point) -> Option<Choices> {
         return None;
     }
     let offset = match &point.human {
-        Some((beta, model, rating)) => model.game_log_probs(game, &legal, *rating).iter().map(|l| beta * l).collect(),
+        Some((beta, model, rating)) => {
+            model.game_log_probs(look, game, &legal, *rating).iter().map(|l| beta * l).collect()
+        }
         None => vec![0.0; legal.len()],
     };
     Some(Choices { legal, moves: scored.into_iter().map(|s| s.1).collect(), offset })
 }
 
 /// The decision in `game`'s position for `played` (after the move `prev`), or `None` when it is not
-/// fitted.
-pub fn decision(game: &Game, prev: Option<Move>, played: Move, point: &Point, cluster: usize) -> Option<Decision> {
-    let c = choices(game, point)?;
+/// fitted; the model's look runs on `look` ([`Searcher::for_look`]).
+pub fn decision(
+    look: &mut Searcher,
+    game: &Game,
+    prev: Option<Move>,
+    played: Move,
+    point: &Point,
+    cluster: usize,
+) -> Option<Decision> {
+    let c = choices(look, game, point)?;
     let played = c.legal.iter().position(|&m| m == played)?;
     let facts = c.legal.iter().map(|&m| classify(game.pos(), prev, m)).collect();
     Some(Decision { cluster, played, moves: c.moves, offset: c.offset, facts })
@@ -273,13 +283,14 @@ pub fn decision(game: &Game, prev: Option<Move>, played: Move, point: &Point, cl
 /// called once per game.
 pub fn decisions(games: &[(usize, &GameRecord)], name: &str, point: &Point, progress: &dyn Fn()) -> Vec<Decision> {
     let mut out = Vec::new();
+    let mut look = Searcher::for_look();
     for &(gi, g) in games {
         let mut game = Game::new(g.root.clone());
         let mut prev = None;
         for &m in &g.moves {
             let mover = if game.pos().turn() == Color::White { &g.white } else { &g.black };
             if mover == name
-                && let Some(d) = decision(&game, prev, m, point, gi)
+                && let Some(d) = decision(&mut look, &game, prev, m, point, gi)
             {
                 out.push(d);
             }

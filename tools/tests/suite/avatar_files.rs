@@ -280,7 +280,7 @@ fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
     use sparring::board::Game;
     use sparring::human::v6::style_tilt;
     use sparring::player::{MoveRequest, Player, Setting};
-    use sparring::search::{Control, Searcher};
+    use sparring::search::Control;
     // UCI_Elo 1500 chooses mostly by the human move model (small λ, large β): the avatar's tilt of
     // the model, β · avatar_tilt · Δ per move, is what lets its style reach the choice there.
     let plain = Player::level(1500);
@@ -288,15 +288,15 @@ fn an_avatar_tilts_the_model_at_a_point_the_model_leads() {
     let Setting::Level(level) = &plain.setting else { panic!("a ladder point") };
     let human = level.human.as_ref().expect("the model");
     let (beta, avatar_tilt) = (human.beta, human.avatar_tilt);
-    let (mut weak, control) = (Searcher::new(16), Control::default());
+    let (mut weak, control) = (sparring::player::Searchers::new(1), Control::default());
     let mut game = Game::new(shakmaty::Chess::default());
     let (mut tilted, mut differ, mut total) = (0, 0, 0);
     for ply in 0..60u64 {
         let req = MoveRequest::new(&game, 5 + ply);
-        let res = styled.search_weak(&mut weak, &req, &control);
+        let res = styled.search_weak(&mut weak.weak, &req, &control);
         let choice = level.choice.clone();
-        let (_, a) = plain.choice_for(&game, &res.root_moves, None, choice.clone());
-        let (_, b) = styled.choice_for(&game, &res.root_moves, None, choice);
+        let (_, a) = plain.choice_for(&mut weak.look, &game, &res.root_moves, None, choice.clone());
+        let (_, b) = styled.choice_for(&mut weak.look, &game, &res.root_moves, None, choice);
         if let (Some(a), Some(b)) = (a, b) {
             let moves: Vec<_> = res.root_moves.iter().map(|r| r.mv).collect();
             let tilt = style_tilt(game.pos(), &moves, &styled.eval_config(game.pos().turn()), &level.eval);
@@ -351,21 +351,21 @@ fn a_lean_moves_the_model_term_of_its_kind_of_move_at_a_model_led_point() {
     use sparring::board::Game;
     use sparring::player::{MoveRequest, Player, Setting};
     use sparring::policy::style::{Rate, classify};
-    use sparring::search::{Control, Searcher};
+    use sparring::search::Control;
     // At UCI_Elo 1500 (the model leads): each move's bias gains β · lean / 100 for each kind it is.
     let plain = Player::level(1500);
     let leaning = Avatar::parse("lean.capture=200\nlean.check=-100\n", "lean.avt").unwrap();
     let styled = Player { avatar: leaning.clone(), ..plain.clone() };
     let Setting::Level(level) = &plain.setting else { panic!("a ladder point") };
     let beta = level.human.as_ref().expect("the model").beta;
-    let (mut weak, control) = (Searcher::new(16), Control::default());
+    let (mut weak, control) = (sparring::player::Searchers::new(1), Control::default());
     let mut game = Game::new(shakmaty::Chess::default());
     let (mut checked, mut captures_plain, mut captures_styled) = (0, 0, 0);
     for ply in 0..80u64 {
         let req = MoveRequest::new(&game, 3 + ply);
-        let res = plain.search_weak(&mut weak, &req, &control);
-        let (_, a) = plain.choice_for(&game, &res.root_moves, None, level.choice.clone());
-        let (_, b) = styled.choice_for(&game, &res.root_moves, None, level.choice.clone());
+        let res = plain.search_weak(&mut weak.weak, &req, &control);
+        let (_, a) = plain.choice_for(&mut weak.look, &game, &res.root_moves, None, level.choice.clone());
+        let (_, b) = styled.choice_for(&mut weak.look, &game, &res.root_moves, None, level.choice.clone());
         if let (Some(a), Some(b)) = (a, b) {
             for ((x, y), r) in a.iter().zip(&b).zip(&res.root_moves) {
                 let f = classify(game.pos(), game.last_move(), r.mv);

@@ -183,10 +183,11 @@ fn human_scores_match(
             assert!(scores[i].ll.iter().all(|x| x.is_nan()) && scores[i].entropy.is_nan());
         } else {
             for r in [900.0, 1500.0, 2400.0] {
-                let lp = model.game_log_probs(&game, &legal, r);
+                let lp = model.game_log_probs(&mut sparring::search::Searcher::for_look(), &game, &legal, r);
                 assert!((scores[i].at(r) - lp[at]).abs() < 1e-4, "model v{version} ply {i} R {r}");
             }
-            let lp = model.game_log_probs(&game, &legal, DIFFICULTY_RATING);
+            let lp =
+                model.game_log_probs(&mut sparring::search::Searcher::for_look(), &game, &legal, DIFFICULTY_RATING);
             let h: f64 = -lp.iter().map(|l| l.exp() * l).sum::<f64>();
             assert!((scores[i].entropy - h).abs() < 1e-4, "ply {i}");
             let best = if i % 2 == 0 { "d2d4" } else { "d7d5" };

@@ -161,7 +161,7 @@ fn planted_is_recovered(model: &HumanModel) {
             continue;
         }
         let top = |rating: f64| {
-            let lp = model.game_log_probs(&game, &moves, rating);
+            let lp = model.game_log_probs(&mut sparring::search::Searcher::for_look(), &game, &moves, rating);
             moves[(0..lp.len()).fold(0, |b, i| if lp[i] > lp[b] { i } else { b })].role()
         };
         n += 1;
@@ -315,12 +315,24 @@ fn a_decided_position_leaves_the_model_out() {
             .collect()
     };
     for best in [600, 900, -600, -2000, sparring::score::mate_in(3)] {
-        let (choice, bias) = player.choice_for(&game, &root(best), None, level.choice.clone());
+        let (choice, bias) = player.choice_for(
+            &mut sparring::search::Searcher::for_look(),
+            &game,
+            &root(best),
+            None,
+            level.choice.clone(),
+        );
         assert_eq!(choice.lambda, Some(h.decided_lambda), "best {best}: value alone");
         assert!(bias.is_none(), "best {best}: no model bias");
     }
     for best in [0, 120, -599, 599] {
-        let (choice, bias) = player.choice_for(&game, &root(best), None, level.choice.clone());
+        let (choice, bias) = player.choice_for(
+            &mut sparring::search::Searcher::for_look(),
+            &game,
+            &root(best),
+            None,
+            level.choice.clone(),
+        );
         assert_eq!(choice.lambda, level.choice.lambda, "best {best}");
         let bias = bias.expect("a balanced position weights the model");
         assert_eq!(bias.len(), 20);

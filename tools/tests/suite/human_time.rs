@@ -271,7 +271,11 @@ fn the_engine_waits_what_the_library_draws_for_the_check() {
         inc_s: 0.2,
         fullmove: 2,
         phase: features::phase(game.pos()),
-        difficulty: features::look(&game, features::look_best(&prev)),
+        difficulty: {
+            let mut look = sparring::search::Searcher::for_look();
+            let prev_best = features::look_best(&mut look, &prev);
+            features::look(&mut look, &game, prev_best)
+        },
     };
     let clock = Clock {
         left: Duration::from_millis(7000),

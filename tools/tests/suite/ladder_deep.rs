@@ -5,7 +5,7 @@ use shakmaty::Position;
 use sparring::board::{Game, parse_fen};
 use sparring::player::{MoveRequest, Player, Setting};
 use sparring::profile::Ladder;
-use sparring::search::{Control, Searcher};
+use sparring::search::Control;
 
 const HEAD: &str =
     "name = \"l\"\nversion = 1\ndescription = \"x\"\ntablebases_from_elo = 2000\nsearch_generation = 6\n";
@@ -69,7 +69,7 @@ fn player(extra: &str) -> Player {
 
 fn decide(p: &Player, fen: &str, seed: u64) -> (String, u64) {
     let game = Game::new(parse_fen(fen).unwrap());
-    let mut weak = Searcher::new(16);
+    let mut weak = sparring::player::Searchers::new(1);
     let d = p.decide_weak(&mut weak, &MoveRequest::new(&game, seed), &Control::default());
     let mv = d.mv.expect("a move");
     assert!(game.pos().is_legal(mv));

@@ -225,7 +225,11 @@ fn a_prior_point_replays_and_differs_from_the_same_point_without_it() {
     let play = |level: &sparring::profile::LevelSettings, fen: &str, seed: u64| {
         let p = Player { setting: Setting::Level(level.clone()), avatar: sparring::profile::Avatar::neutral() };
         let game = Game::new(parse_fen(fen).unwrap());
-        let d = p.decide_weak(&mut Searcher::new(16), &MoveRequest::new(&game, seed), &Control::default());
+        let d = p.decide_weak(
+            &mut sparring::player::Searchers::new(1),
+            &MoveRequest::new(&game, seed),
+            &Control::default(),
+        );
         let m = d.mv.unwrap();
         assert!(game.pos().is_legal(m));
         m

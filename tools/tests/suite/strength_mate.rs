@@ -11,7 +11,7 @@ const STARTS: [&str; 3] =
 
 fn play_out(elo: i32, fen: &str, seed: u64) -> Result<usize, String> {
     let player = Player::level(elo);
-    let mut weak = Searcher::new(sparring::player::WEAK_HASH_MB);
+    let mut weak = sparring::player::Searchers::new(1);
     let mut strong = Searcher::new(16);
     let start = parse_fen(fen).unwrap();
     let winner =

@@ -204,6 +204,7 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
     let planted = planted();
     for g in 0..games {
         let mut game = Game::new(Chess::default());
+        let mut look = sparring::search::Searcher::for_look();
         let mut sans = Vec::new();
         for ply in 0..plies {
             let pos = game.pos().clone();
@@ -214,7 +215,7 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
             let planted_moves = (ply % 2 == 0) == (g % 2 == 0);
             let m = if ply < 2 {
                 legal[(g * 7 + ply * 3) % legal.len()]
-            } else if let Some(c) = fit::choices(&game, point) {
+            } else if let Some(c) = fit::choices(&mut look, &game, point) {
                 let w = fit::shared(if planted_moves { &planted } else { &[100.0; fit::K] });
                 let p = fit::softmax(&fit::logits(&c.moves, &c.offset, &w, point.model));
                 // A slip: any legal move alike, as the fitter models it.

@@ -1,6 +1,10 @@
-//! Static exchange evaluation: does a move win at least `threshold` after all recaptures?
+//! Static exchange evaluation: does a move win at least `threshold` after all recaptures? A fact
+//! of the board, so it lives here where the search (move ordering, pruning), the human move
+//! model's features and the style classifier all reach it without an upward import.
 
-use super::parameters::SEE_VALUES;
+/// SEE piece values by `Role` index (none, pawn, knight, bishop, rook, queen, king).
+pub const SEE_VALUES: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];
+
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
