@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Standard library only (python3 >= 3.11, no bench/.venv needed).
 """Faults in the games of a calibration: every game of every PGN under the folders given (the
-match runner's PGNs: `humanlike steps --pgn-dir`, `sparring match -pgnout`), counted by its
+match runner's PGNs: `calibrate steps --pgn-dir`, `sparring match -pgnout`), counted by its
 `Termination` tag. The runner checks every move for legality and writes the reason a game ended:
 `normal` and `adjudication` are clean ends; `illegal move`, `time forfeit`, `abandoned` (a crash
 or a failed start), `stalled connection` (a hang) and `unterminated` are faults, printed with the

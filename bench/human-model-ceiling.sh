@@ -17,7 +17,7 @@ sed -e 's/^lambda = .*/lambda = 0.0001/' -e 's/^beta = .*/beta = 20.0/' -e 's/^s
     -e 's/^description = "/description = "CEILING, not a ladder: the human move model'"'"'s argmax at each point. /' \
     profiles/ladder.toml > "$OUT/ceiling.toml"
 cat "$H/oracle.jsonl" "$H/oracle-test2.jsonl" > "$W/oracle-internal-all.jsonl"
-"$BIN" humanlike model check --ladder "$OUT/ceiling.toml" --oracle internal="$W/oracle-internal-all.jsonl" \
+"$BIN" calibrate model-check --ladder "$OUT/ceiling.toml" --oracle internal="$W/oracle-internal-all.jsonl" \
     --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 2200:2300 \
     --out "$OUT/check-test-part.csv" --decisions-out "$W/decisions.csv" 2> /dev/null
 bench/py.sh "$H/vs_maia.py" "$OUT/vs-maia-test-part.csv" --expected "$W/decisions.csv" > /dev/null

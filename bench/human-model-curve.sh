@@ -14,9 +14,9 @@ shares=("$@")
 [ ${#shares[@]} -eq 0 ] && shares=(25 50)
 for s in "${shares[@]}"; do
   if [ -s "$OUT/share-$s-eval.txt" ]; then echo "share $s: done"; continue; fi
-  "$BIN" humanlike model train --fit-share "$s" --hidden 64 --passes 2 --version 5 \
+  "$BIN" model train --fit-share "$s" --hidden 64 --passes 2 --version 5 \
     --out "$OUT/share-$s.bin" 2> "$OUT/share-$s-train.txt"
-  "$BIN" humanlike model eval --model "$OUT/share-$s.bin" --out "$OUT/share-$s-eval.txt.part" > /dev/null
+  "$BIN" model eval --model "$OUT/share-$s.bin" --out "$OUT/share-$s-eval.txt.part" > /dev/null
   mv "$OUT/share-$s-eval.txt.part" "$OUT/share-$s-eval.txt"
   echo "share $s: $(grep -m1 ' all ' "$OUT/share-$s-eval.txt")"
 done

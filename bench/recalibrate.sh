@@ -76,12 +76,12 @@ cat "$H/oracle-sf15-d12.jsonl" "$H/oracle-sf15-d12-test2.jsonl" > "$ALL_SF" 2>/d
 if run curve; then
     # The fit parts' curves are the fit's per-move targets (`model fit --mean-target curve`, the
     # default: each oracle's own curve at the point's Elo); the test parts' are the held-out report's.
-    "$BIN" humanlike curve --oracle "$H/oracle.jsonl" --part fit --out "$R/human-curve-internal-fit.csv" > "$R/human-curve-internal-fit.txt"
+    "$BIN" calibrate curve --oracle "$H/oracle.jsonl" --part fit --out "$R/human-curve-internal-fit.csv" > "$R/human-curve-internal-fit.txt"
     if [ -f "$H/oracle-sf15-d12.jsonl" ]; then
-        "$BIN" humanlike curve --oracle "$H/oracle-sf15-d12.jsonl" --part fit --out "$R/human-curve-sf15-fit.csv" > "$R/human-curve-sf15-fit.txt"
+        "$BIN" calibrate curve --oracle "$H/oracle-sf15-d12.jsonl" --part fit --out "$R/human-curve-sf15-fit.csv" > "$R/human-curve-sf15-fit.txt"
     fi
-    "$BIN" humanlike curve --oracle "$ALL_INT" --part test --out "$R/human-curve-internal-test.csv" > "$R/human-curve-internal-test.txt"
-    "$BIN" humanlike curve --oracle "$ALL_SF" --part test --out "$R/human-curve-sf15-test.csv" > "$R/human-curve-sf15-test.txt"
+    "$BIN" calibrate curve --oracle "$ALL_INT" --part test --out "$R/human-curve-internal-test.csv" > "$R/human-curve-internal-test.txt"
+    "$BIN" calibrate curve --oracle "$ALL_SF" --part test --out "$R/human-curve-sf15-test.csv" > "$R/human-curve-sf15-test.txt"
 fi
 if run fit; then
     # Both oracles judge the grid (issue 23 §3): a setting is per-move feasible only inside the
@@ -89,7 +89,7 @@ if run fit; then
     also=()
     SF_FIT=${ALSO_ORACLE-$H/oracle-sf15-d12.jsonl}
     if [ -n "$SF_FIT" ] && [ -f "$SF_FIT" ]; then also=(--also-oracle "$SF_FIT"); fi
-    "$BIN" humanlike model fit --ladder "$BASE" --version "$V" --jobs "$JOBS" "${also[@]}" \
+    "$BIN" calibrate model-fit --ladder "$BASE" --version "$V" --jobs "$JOBS" "${also[@]}" \
         --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 2200:2300 \
         --step-games "$STEP_GAMES" --step-concurrency "$JOBS" --work "$W" \
         --csv-out "$R/fit.csv" --ladder-out "$R/ladder-v$V-fitted.toml" 2> "$R/fit-log.txt"
@@ -98,17 +98,17 @@ fi
 L=$R/ladder-v$V.toml
 if run repair; then
     # The fit's steps were judged on short trials and only by the upper point's λ: walk the chain's
-    # 200-game steps into their windows (`humanlike model repair`, tools/src/humanlike/repair.rs).
-    "$BIN" humanlike model repair --ladder "$R/ladder-v$V-fitted.toml" --jobs "$JOBS" \
+    # 200-game steps into their windows (`calibrate repair`, tools/src/calibrate/repair.rs).
+    "$BIN" calibrate repair --ladder "$R/ladder-v$V-fitted.toml" --jobs "$JOBS" \
         --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 \
         --games "$GAMES" --concurrency "$JOBS" --max-trials "${MAX_TRIALS:-12}" --margin "${REPAIR_MARGIN:-3}" \
         --work "$W/repair" \
         --ladder-out "$L" --csv-out "$R/repair-steps.csv" > "$R/repair.txt" 2> "$R/repair-log.txt"
 fi
 if run check; then
-    "$BIN" humanlike check --oracle "$H/oracle.jsonl" --ladder "$L" --pgn "$PGN" --test-part \
+    "$BIN" calibrate check --oracle "$H/oracle.jsonl" --ladder "$L" --pgn "$PGN" --test-part \
         --out "$R/check-v$V-test-part.csv" --moves-out "$W/ladder-v$V-test-moves.jsonl" &
-    "$BIN" humanlike check --oracle "$H/oracle-sf15-d12.jsonl" --ladder "$L" --pgn "$PGN" --test-part \
+    "$BIN" calibrate check --oracle "$H/oracle-sf15-d12.jsonl" --ladder "$L" --pgn "$PGN" --test-part \
         --out "$R/check-v$V-sf15-test-part.csv" &
     wait
     # The issue's held-out test: each point against the humans of its band on the same test-part
@@ -117,8 +117,8 @@ if run check; then
     python3 "$H/point_ci.py" "$W/ladder-v$V-test-moves.jsonl" "$H/oracle-sf15-d12.jsonl" "$R/ci-v$V-sf15-test-part.csv"
     bench/py.sh "$H/vs_maia.py" "$R/vs-maia-test-part.csv" "$W/ladder-v$V-test-moves.jsonl"
     # The targets: each point's exact expectation (no draw of its choice left in it) on every
-    # test-part position, both oracles judging one search (`humanlike model check`).
-    "$BIN" humanlike model check --ladder "$L" --pgn "$PGN" --jobs "$JOBS" \
+    # test-part position, both oracles judging one search (`calibrate model-check`).
+    "$BIN" calibrate model-check --ladder "$L" --pgn "$PGN" --jobs "$JOBS" \
         --oracle internal="$ALL_INT" --oracle sf15="$ALL_SF" \
         --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 2200:2300 \
         --out "$R/expected-v$V-test-part.csv" --decisions-out "$W/expected-v$V-decisions.csv" > "$R/expected-v$V-test-part.txt"
@@ -127,7 +127,7 @@ if run check; then
     done
 fi
 if run steps; then
-    "$BIN" humanlike steps --ladder "$L" --games "$GAMES" --concurrency "$JOBS" --out "$R/steps.csv" \
+    "$BIN" calibrate steps --ladder "$L" --games "$GAMES" --concurrency "$JOBS" --out "$R/steps.csv" \
         --srand "${SRAND:-7}" --pgn-dir "$W/steps"
     cp "$R/steps.csv" bench/results/ladder-steps.csv
 fi

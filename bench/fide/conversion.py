@@ -3,10 +3,10 @@
 """UCI_Elo against FIDE-rated players by move quality (issue 23, item 2).
 
 Inputs, all from bench/fide/run.sh:
-- DECISIONS.csv: `sparring humanlike model check --decisions-out` with every ladder point on every
+- DECISIONS.csv: `sparring calibrate model-check --decisions-out` with every ladder point on every
   FIDE band's positions (each point's exact expected loss per position, the player's own loss);
 - CONTROLS.csv: `sparring clock controls` (each game's blitz/rapid category);
-- CURVES_DIR: `sparring humanlike curve` of the players, `fide-curve.csv` (all games) and
+- CURVES_DIR: `sparring calibrate curve` of the players, `fide-curve.csv` (all games) and
   `fide-curve-blitz.csv` / `fide-curve-rapid.csv` (each category's games only).
 
 The conversion is read off the players' smooth curve, as the ladder's own targets are: a point errs

@@ -10,7 +10,7 @@
 # 2. Every legal move scored by the internal oracle at depth 8 (the ladder's own fit oracle), cached
 #    in target/fide/ (reruns resume).
 # 3. Each game's time control (`sparring clock controls`: 3+2 is blitz, 10+3 to 25+10 rapid) and
-#    the players' loss curve against rating (`sparring humanlike curve`) for all games, blitz
+#    the players' loss curve against rating (`sparring calibrate curve`) for all games, blitz
 #    games and rapid games.
 # 4. Every ladder point's exact expected loss on every band's positions (`sparring humanlike model
 #    check`, all three parts of the file) and the conversion read off each curve
@@ -53,7 +53,7 @@ done
 for pop in all blitz rapid; do
     oracle=$W/oracle.jsonl; name=fide-curve
     [ "$pop" = all ] || { oracle=$W/oracle-$pop.jsonl; name=fide-curve-$pop; }
-    "$BIN" humanlike curve --oracle "$oracle" --pgn "$PGN" --part all --points $(seq 1000 50 2800) \
+    "$BIN" calibrate curve --oracle "$oracle" --pgn "$PGN" --part all --points $(seq 1000 50 2800) \
         --out "$R/$name.csv" > "$R/$name.txt"
 done
 points=$(grep -E '^elo = ' "$LADDER" | sed -E 's/elo = //')
@@ -63,7 +63,7 @@ for band in 1000 1200 1400 1600 1800 2000 2200 2400 2600; do
 done
 rm -f "$W/decisions.csv"
 for part in fit validation test; do
-    "$BIN" humanlike model check --oracle internal="$W/oracle.jsonl" --ladder "$LADDER" --pgn "$PGN" \
+    "$BIN" calibrate model-check --oracle internal="$W/oracle.jsonl" --ladder "$LADDER" --pgn "$PGN" \
         --part $part --jobs "$JOBS" --points "${args[@]}" --out "$W/model-check-$part.csv" \
         --decisions-out "$W/decisions-$part.csv" > /dev/null
     if [ -s "$W/decisions.csv" ]; then tail -n +2 "$W/decisions-$part.csv" >> "$W/decisions.csv"

@@ -2,7 +2,7 @@
 # Standard library only (python3 >= 3.11, no bench/.venv needed).
 """The human move model v7 (Maia-3) side by side with v6, Maia-1 and ladder points, per band.
 
-Reads the CSV files of `sparring humanlike model grid` (one row per sampled position: ln P of the
+Reads the CSV files of `sparring model grid` (one row per sampled position: ln P of the
 human's move and whether the model's most likely move is the human's, per rating input).
 
   maia3_eval.py fit FIT.csv
@@ -17,7 +17,7 @@ human's move and whether the model's most likely move is the human's, per rating
       every `--map` column of the grid file (history, and FEN alone where present) and v6 at the
       mover's rating; Maia-1 at the net nearest the band's middle (1100..1900; its moves from
       DIR/maia-R.jsonl, `sparring humanlike moves --go "nodes 1"`, by FEN; top-1 only: lc0 gives its
-      move, not its distribution); each NAME's exact expected match from a `humanlike model check
+      move, not its distribution); each NAME's exact expected match from a `calibrate model-check
       --decisions-out` file (internal oracle rows). 95 % intervals from a bootstrap over games
       (2000 resamples, seed 1); the paired differences Maia-3 − Maia-1 and Maia-3 − v6 likewise.
 """

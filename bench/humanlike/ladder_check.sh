@@ -12,13 +12,13 @@ BIN=target/release/sparring
 H=bench/humanlike
 R=bench/results
 O="--oracle $H/oracle.jsonl"
-$BIN humanlike check $O --out $R/humanlike-ladder.csv --moves-out $H/moves/ladder-v$V-bands.jsonl &
-$BIN humanlike check $O --skip-first 700 --out $R/humanlike-ladder-heldout.csv \
+$BIN calibrate check $O --out $R/humanlike-ladder.csv --moves-out $H/moves/ladder-v$V-bands.jsonl &
+$BIN calibrate check $O --skip-first 700 --out $R/humanlike-ladder-heldout.csv \
     --moves-out $H/moves/ladder-v$V-bands-heldout.jsonl &
 wait
-$BIN humanlike check $O --points 1200:1350 1400:1500 1600:1700 1800:1900 2000:2100 2200:2300 \
+$BIN calibrate check $O --points 1200:1350 1400:1500 1600:1700 1800:1900 2000:2100 2200:2300 \
     --out $R/humanlike-ladder-sfpoints.csv --moves-out $H/moves/ladder-v$V-sfpoints.jsonl &
-$BIN humanlike check $O --points 1600:800 1600:900 1600:1100 1600:1300 1600:1500 1600:1700 1600:1900 1600:2100 \
+$BIN calibrate check $O --points 1600:800 1600:900 1600:1100 1600:1300 1600:1500 1600:1700 1600:1900 1600:2100 \
     1600:2300 1600:2400 --out $R/humanlike-ladder-monotone.csv &
 wait
 bench/py.sh $H/point_ci.py $H/moves/ladder-v$V-bands.jsonl $H/oracle.jsonl $R/humanlike-ladder-ci.csv

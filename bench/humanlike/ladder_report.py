@@ -60,18 +60,18 @@ w("**What scale `UCI_Elo` is on.** `UCI_Elo` N means: *errs like FICS blitz play
   "`UCI_Elo` settings a few hundred points lower down the ladder (section *Stockfish's scale*), "
   "while per move Stockfish's low settings err more, and less like people, than ours.\n")
 w("Method (reproducible): `bench/humanlike/run.sh` (positions + depth-8 internal oracle, cached in "
-  "`bench/humanlike/oracle.jsonl`); v3 was fitted by `sparring humanlike fit --oracle "
+  "`bench/humanlike/oracle.jsonl`); v3 was fitted by `sparring calibrate fit --oracle "
   "bench/humanlike/oracle.jsonl --per-band 700 --version 3 --jobs 2`; v4 changed four points, v5 "
   "two more (1700's slip gate, 1900's node budget), v6 one (900's slip rate, 0.19 → 0.16) and v7 five "
   "(900–1700 look deeper now and then — 20 000 nodes with probability 0.5–0.6 — and choose more softly, "
   "λ 4–15, so that they err like people whether or not a depth-1 search sees the best move; "
   "[`ipr/README.md`](ipr/README.md)) by hand; v8 gives the searched points 1900–2400 a human move "
-  "prior fitted by `sparring humanlike prior-fit` (20 move features, among them what a depth-1 glance "
+  "prior fitted by `sparring calibrate prior-fit` (20 move features, among them what a depth-1 glance "
   "makes of the move, weight the Boltzmann choice, which becomes softer, λ 3.6–7.5; fitted on each "
   "band's even games, held-out expected match +1.0 to +1.7 points; [`../humanlike/README.md`]"
   "(../humanlike/README.md#human-move-prior-sparring-humanlike-prior-fit-ladder-v8), "
-  "`humanlike-prior-fit.txt`), each checked with `sparring humanlike check --points BAND:ELO --ladder FILE` (header of "
-  "`profiles/ladder.toml`). The tables are `sparring humanlike check` (the real player, seed 777), "
+  "`humanlike-prior-fit.txt`), each checked with `sparring calibrate check --points BAND:ELO --ladder FILE` (header of "
+  "`profiles/ladder.toml`). The tables are `sparring calibrate check` (the real player, seed 777), "
   "this page is `bench/humanlike/ladder_report.py`. Eligible positions: not forced, best score not "
   "a mate, |eval| ≤ 600. Loss = oracle best − played, capped at 300 cp.\n")
 w("![mean cp loss per band: humans, the ladder, Stockfish UCI_Elo](humanlike-ladder-loss.svg)\n")
@@ -92,7 +92,7 @@ w(f"\n{ok_loss} of {len(ladder)} bands within ±10 % of the humans' mean loss, {
   "so this is not an independent test.\n")
 held = list(csv.DictReader(open(R / "humanlike-ladder-heldout.csv")))
 w("### Held out: the same points on the positions the fit never used — `humanlike-ladder-heldout.csv`\n")
-w("`sparring humanlike check --skip-first 700` (the v3 fit used the first 700 eligible positions of "
+w("`sparring calibrate check --skip-first 700` (the v3 fit used the first 700 eligible positions of "
   "each band; the hand changes of v4–v7 were checked on all of them, so for 900–1900, 2100 and 2400 "
   "this is held out from the fit, not from the hand check; v8's priors were fitted on the even-numbered "
   "games of all positions of their bands, so for 1900–2300 half of these positions were seen by that fit).\n")
@@ -240,7 +240,7 @@ paired = R / "humanlike-vs-stockfish-paired.csv"
 if paired.exists():
     w("### The same comparison, paired, with intervals — `humanlike-vs-stockfish-paired.csv`\n")
     w("`bench/humanlike/paired_sf.py bench/humanlike/moves/ladder-v8-sfpoints.jsonl`: ours (moves from "
-      "`sparring humanlike check --moves-out`, seed 777) and Stockfish's on the same positions; the "
+      "`sparring calibrate check --moves-out`, seed 777) and Stockfish's on the same positions; the "
       "interval of each difference (ours − Stockfish) resamples whole games.\n")
     w("| UCI_Elo | band | n (games) | match ours / SF | difference [95 %] | KS ours / SF | difference [95 %] |")
     w("|---|---|---|---|---|---|---|")

@@ -2,7 +2,7 @@
 # Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Ours against Stockfish `UCI_Elo` at the same number, paired on the same positions.
 
-For each Stockfish point, the ladder's moves (`sparring humanlike check --moves-out`) and
+For each Stockfish point, the ladder's moves (`sparring calibrate check --moves-out`) and
 Stockfish's (`bench/humanlike/moves/stockfish-ELO.jsonl`) on the eligible positions of the band the
 point stands for: move-match rate with the human, KS distance to the humans' loss distribution and
 mean loss, each with a 95 % interval for the difference (ours − Stockfish) from a bootstrap that

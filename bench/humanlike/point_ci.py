@@ -2,12 +2,12 @@
 # Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
 """Each ladder point against the humans of its band on the same positions, with intervals.
 
-Reads the moves a ladder point chose (`sparring humanlike check --moves-out`) and, per point and
+Reads the moves a ladder point chose (`sparring calibrate check --moves-out`) and, per point and
 band, compares its centipawn loss with the humans' on exactly those positions: the error in
 percent of the humans' mean with a 95 % interval from a bootstrap that resamples whole games (a
 game's positions are not independent), and whether the interval contains 0.
 
-With --expected it reads `sparring humanlike model check --decisions-out` instead: the point's
+With --expected it reads `sparring calibrate model-check --decisions-out` instead: the point's
 exact expected loss on each position (no draw of its choice left in it), for the rows of one oracle.
 
 Usage: bench/humanlike/point_ci.py MOVES.jsonl [ORACLE.jsonl] [OUT.csv]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Standard library only (python3 >= 3.11, no bench/.venv needed; run with bench/py.sh or python3).
-"""Pools self-play step tables (`sparring humanlike steps` CSVs) over match seeds.
+"""Pools self-play step tables (`sparring calibrate steps` CSVs) over match seeds.
 
 Each step's score is the games-weighted mean of its rows; its 95 % interval combines the rows' own
 intervals (independent matches). A ladder that differs from an earlier one in a few points can

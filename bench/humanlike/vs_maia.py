@@ -3,9 +3,9 @@
 """Human-move match per band, side by side: ladder points, Maia, Stockfish UCI_Elo, on the same positions.
 
 Each setting is one of:
-- a `sparring humanlike check --pgn ... --test-part --moves-out` file (one seeded draw of the point's
+- a `sparring calibrate check --pgn ... --test-part --moves-out` file (one seeded draw of the point's
   move per position; the label is the file name), or
-- `--expected DECISIONS.csv`, the `--decisions-out` file of `sparring humanlike model check` (each
+- `--expected DECISIONS.csv`, the `--decisions-out` file of `sparring calibrate model-check` (each
   point's exact chance of the human's move per position, no draw left in it: its expected match);
   rows of one oracle only (`--oracle`, default internal), every test-part position that oracle's
   cache holds (the first sample and its session-32 extension).

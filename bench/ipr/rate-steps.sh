@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 23's estimator cross-check: the difficulty-aware estimator (`sparring strength ipr`) rates
-# each ladder point from its own self-play step games (`sparring humanlike steps` writes them).
+# each ladder point from its own self-play step games (`sparring calibrate steps` writes them).
 #
 #   bench/ipr/rate-steps.sh STEPS_DIR OUT_DIR [BIN]
 #

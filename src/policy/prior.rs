@@ -4,7 +4,7 @@
 //! check more, move pieces that are attacked, push forward. A ladder point with a prior adds
 //! `Σ wᵢ·fᵢ(move)` to each move's Boltzmann logit (`λ·(score − best)/100`), so between moves of
 //! about equal value it leans the way the people of its band lean. The weights are fitted on those
-//! people's moves by `sparring humanlike prior-fit` (conditional logit, maximum likelihood with an
+//! people's moves by `sparring calibrate prior-fit` (conditional logit, maximum likelihood with an
 //! L2 penalty) and frozen in the ladder file.
 //!
 //! Two features come from a glance: a shallow search ([`Glance::limits`], every root move scored,

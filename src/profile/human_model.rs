@@ -83,7 +83,7 @@ fn read_shipped(version: u32, file: &str, bytes: &[u8]) -> Result<Arc<HumanModel
 }
 
 /// Whether the game with this index (0-based, in the training file) is a fit-part game among the
-/// first `share` percent (`humanlike model train --fit-share`): the fit part is i % 10 in 0-6 (the
+/// first `share` percent (`model train --fit-share`): the fit part is i % 10 in 0-6 (the
 /// split of every model trained here), the share keeps the fit games with (i / 10) % 100 < share,
 /// so every share is spread over the whole file and a smaller share's games are in a larger one's.
 pub fn in_fit_share(index: usize, share: u32) -> bool {

@@ -41,29 +41,57 @@ enum Tool {
     /// Elo from the move quality of PGN games (see 'sparring strength --help').
     #[command(disable_help_flag = true)]
     Strength(Passed),
-    /// Human-likeness per rating band and the ladder fit (see 'sparring humanlike --help').
+    /// Human-likeness per rating band: sample, oracle, measure, report (see 'sparring humanlike --help').
     #[command(disable_help_flag = true)]
     Humanlike(Passed),
+    /// The UCI_Elo ladder's calibration: curve, model-fit, model-check, repair, steps (see 'sparring calibrate --help').
+    #[command(disable_help_flag = true)]
+    Calibrate(Passed),
+    /// The human move model: train, eval, grid (see 'sparring model --help').
+    #[command(disable_help_flag = true)]
+    Model(Passed),
     /// Human time use from real clocks: the model behind the `Human Time` option (extract, fit, check, curves).
     Clock(crate::clock::Args),
     /// The style fingerprint: move rates with intervals of a PGN's moves or an engine's (see 'sparring style --help').
     Style(crate::style::Args),
     /// Avatars fitted to a player's games: 'sparring avatar fit|eval' (see 'sparring avatar --help').
-    Avatar(crate::style::avatar::Args),
+    Avatar(crate::avatar::Args),
 }
 
-/// Parses `args` (without the program name) for the tool called `name` with clap. Help and version
-/// requests print and give `Err(0)`, usage errors print and give `Err(2)`.
-pub fn parse<T: Parser>(name: &str, args: &[String]) -> Result<T, ExitCode> {
-    T::try_parse_from(std::iter::once(name.to_string()).chain(args.iter().cloned())).map_err(|e| {
-        let _ = e.print();
-        if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS }
-    })
+pub use crate::common::command_line::parse;
+
+/// The spellings of the calibration and model commands from before they left `humanlike`
+/// (`humanlike model fit` is now `calibrate model-fit`, …): the old words, the new ones.
+pub const MOVED: &[(&[&str], &[&str])] = &[
+    (&["humanlike", "model", "fit"], &["calibrate", "model-fit"]),
+    (&["humanlike", "model", "check"], &["calibrate", "model-check"]),
+    (&["humanlike", "model", "repair"], &["calibrate", "repair"]),
+    (&["humanlike", "model", "train"], &["model", "train"]),
+    (&["humanlike", "model", "eval"], &["model", "eval"]),
+    (&["humanlike", "model", "grid"], &["model", "grid"]),
+    (&["humanlike", "fit"], &["calibrate", "fit"]),
+    (&["humanlike", "prior-fit"], &["calibrate", "prior-fit"]),
+    (&["humanlike", "check"], &["calibrate", "check"]),
+    (&["humanlike", "curve"], &["calibrate", "curve"]),
+    (&["humanlike", "steps"], &["calibrate", "steps"]),
+];
+
+/// `args` with an old spelling ([`MOVED`]) replaced by the new one, so that scripts written
+/// before the move keep working (a note on stderr names the new spelling).
+pub fn respell(args: &[String]) -> Vec<String> {
+    for (old, new) in MOVED {
+        if args.len() >= old.len() && args.iter().zip(old.iter()).all(|(a, o)| a == o) {
+            eprintln!("note: 'sparring {}' is now 'sparring {}'", old.join(" "), new.join(" "));
+            return new.iter().map(|w| w.to_string()).chain(args[old.len()..].iter().cloned()).collect();
+        }
+    }
+    args.to_vec()
 }
 
 /// Runs the tool named by `args[0]` (`uci` runs the engine, as no arguments at all do).
 pub fn main(args: &[String]) -> ExitCode {
-    let cli = match parse::<Cli>("sparring", args) {
+    let args = respell(args);
+    let cli = match parse::<Cli>("sparring", &args) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -75,8 +103,10 @@ pub fn main(args: &[String]) -> ExitCode {
         Tool::Match(p) => crate::r#match::main(&p.args),
         Tool::Strength(p) => crate::strength::main(&p.args),
         Tool::Humanlike(p) => crate::humanlike::main(&p.args),
+        Tool::Calibrate(p) => crate::calibrate::main(&p.args),
+        Tool::Model(p) => crate::model::main(&p.args),
         Tool::Clock(a) => crate::clock::main(a),
         Tool::Style(a) => crate::style::main(a),
-        Tool::Avatar(a) => crate::style::avatar::main(a),
+        Tool::Avatar(a) => crate::avatar::main(a),
     }
 }

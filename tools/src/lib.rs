@@ -6,12 +6,15 @@
 //! scored-position records, the game reader and the optimiser. A tool uses only `common/` and the
 //! engine crate (`sparring`); nothing here is part of the engine's own move path.
 
+pub mod avatar;
 pub mod bench;
+pub mod calibrate;
 pub mod cli;
 pub mod clock;
 pub mod common;
 pub mod humanlike;
 pub mod r#match;
+pub mod model;
 pub mod solve;
 pub mod strength;
 pub mod style;

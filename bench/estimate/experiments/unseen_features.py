@@ -9,7 +9,7 @@ relation that the test part does not follow. This compares, on the same test par
 
   - the shipped recipe: features of the model trained on every fit game, ridge on every fit game;
   - the same features, ridge on the validation part only (2460 sides the human model never saw);
-  - a human model trained on a share of the fit games (`humanlike model train --fit-share S`), ridge
+  - a human model trained on a share of the fit games (`model train --fit-share S`), ridge
     on the fit games outside that share (never seen by it), alpha chosen on the validation part.
 
 Usage: bench/py.sh bench/estimate/experiments/unseen_features.py FULL.csv SHARE.csv S

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """What a ladder point's choice could reach with the human move model (issue 22, session 41).
 
-Reads `sparring humanlike model check --moves-out` files (each decision's per-move view: both
+Reads `sparring calibrate model-check --moves-out` files (each decision's per-move view: both
 searches' scores against the best, slip gates, ln P_human, the oracle's losses, the human's move)
-and computes exact expectations as `model check` does (`tools/src/humanlike/model_fit.rs`,
+and computes exact expectations as `model check` does (`tools/src/calibrate/model_fit.rs`,
 `branch_probabilities`):
 
   bound  — per point, the highest expected match of the choice family exp(λ·v + β·ln P_human)

@@ -7,7 +7,7 @@
 //! `φ_k`, so at most two knots count for any rating and the model bends smoothly with strength.
 //! Ratings outside the knots are clamped to the end knots.
 //!
-//! The model is trained by `sparring humanlike model train` (`tools/humanlike/model.rs`) and
+//! The model is trained by `sparring model train` (`tools/humanlike/model.rs`) and
 //! frozen as a versioned file (`profiles/human/`); this module only reads, writes and evaluates
 //! it. Evaluation is pure arithmetic on the file's weights, so it is deterministic everywhere.
 //!

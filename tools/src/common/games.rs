@@ -363,6 +363,14 @@ pub fn resolve_player<'a>(query: &str, names: impl IntoIterator<Item = &'a str>)
     }
 }
 
+/// The game up to `ply` and the human's move there, for positions given by game index (the
+/// bench's positions).
+pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(sparring::board::Game, Move)> {
+    let g = games.get(game)?;
+    let moves = g.moves.get(..ply as usize)?;
+    Some((sparring::board::Game::with_moves(g.root.clone(), moves), *g.moves.get(ply as usize)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

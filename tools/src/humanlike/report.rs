@@ -3,8 +3,8 @@
 //! table of every label. The charts of the same CSVs are drawn by `bench/plot.py humanlike`
 //! (`humanlike-loss-by-band.svg`, `humanlike-elo-vs-loss.svg`); `run` prints that command.
 
-use super::stats::{CSV_HEADER, split_csv};
-use super::types::LOSS_CAP;
+use super::measure::{CSV_HEADER, split_csv};
+use crate::common::quality::LOSS_CAP;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

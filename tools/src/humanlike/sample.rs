@@ -8,7 +8,8 @@
 //! `max_per_game`. So a band with many games takes one position per player-game, and a thin band
 //! (2200–2399 has ~100 player-games) takes several per game, spread at random over the game.
 
-use super::types::{SampledPosition, band_of};
+use crate::common::bands::band_of;
+use crate::common::scored::SampledPosition;
 use shakmaty::{Color, Position};
 use sparring::board::notation::{fen as fen_of, uci as uci_of};
 use std::collections::BTreeMap;
@@ -37,7 +38,7 @@ pub struct SampleConfig {
     pub max_per_game: usize,
     pub seed: u64,
     /// Only games of this part of the file (by game index, as the human move model splits it).
-    pub part: Option<super::model::Part>,
+    pub part: Option<crate::common::split::Part>,
     /// (game, ply) pairs never to take again: those of an earlier sample that this one extends.
     pub exclude: std::collections::BTreeSet<(usize, u32)>,
     /// Leave out the moves of known computer accounts (every human target leaves them out anyway).
@@ -60,7 +61,7 @@ pub fn choose(games: &[GameRecord], cfg: &SampleConfig) -> BTreeMap<u32, Vec<(us
     // band -> (game, colour) -> candidate plies
     let mut groups: BTreeMap<u32, BTreeMap<(usize, bool), Vec<u32>>> = BTreeMap::new();
     for (gi, g) in games.iter().enumerate() {
-        if cfg.part.is_some_and(|part| super::model::part_of(gi) != part) {
+        if cfg.part.is_some_and(|part| crate::common::split::part_of_index(gi) != part) {
             continue;
         }
         for (ply, &n) in g.legal_counts.iter().enumerate() {

@@ -233,6 +233,8 @@ pub struct MatchSummary {
     /// Pentanomial pair counts [LL, LD, DD+WL, WD, WW] (with -repeat).
     pub pentanomial: Option<[u64; 5]>,
     pub pentanomial_elo: Option<stats::EloEstimate>,
+    /// Engine 1's score from the pairs, with its 95 % interval (with -repeat, two pairs or more).
+    pub pentanomial_score: Option<stats::ScoreInterval>,
     pub sprt: Option<SprtState>,
     /// Count of games by PGN Termination value.
     pub terminations: BTreeMap<String, u64>,
@@ -368,6 +370,7 @@ impl Tally {
             los: stats::los(r.wins, r.losses),
             pentanomial: pent,
             pentanomial_elo: pent.map(|p| stats::pentanomial_elo(&p)),
+            pentanomial_score: pent.and_then(|p| stats::pentanomial_score(&p)),
             sprt,
             terminations: self.terminations.clone(),
             faults: self.faults,

@@ -77,6 +77,21 @@ pub fn trinomial_elo(wins: u64, draws: u64, losses: u64) -> EloEstimate {
     logistic_estimate(&trinomial_dist(wins, draws, losses))
 }
 
+/// A score (0-1) with half the width of its 95 % interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ScoreInterval {
+    pub score: f64,
+    pub error95: f64,
+}
+
+/// The score of a paired match from its pentanomial pair counts `[LL, LD, DD+WL, WD, WW]`, with
+/// the 95 % interval from the spread of the pairs (the variance the Elo intervals use); `None`
+/// with fewer than two pairs (no spread to read).
+pub fn pentanomial_score(p: &[u64; 5]) -> Option<ScoreInterval> {
+    let (n, mu, var) = mean_var(&pentanomial_dist(p))?;
+    (n >= 2.0).then(|| ScoreInterval { score: mu, error95: Z95 * (var / n).sqrt() })
+}
+
 /// Logistic Elo from pentanomial pair counts `[LL, LD, DD+WL, WD, WW]` (index = pair points × 2).
 pub fn pentanomial_elo(p: &[u64; 5]) -> EloEstimate {
     logistic_estimate(&pentanomial_dist(p))

@@ -73,7 +73,7 @@ enum Cmd {
         #[arg(long, default_value_t = 0)]
         offset: usize,
         /// Rate an engine's answers instead of the recorded moves: a JSON-lines file of
-        /// {fen, game, elo, mv} (`sparring humanlike check --moves-out`, `measure --cache`); each
+        /// {fen, game, elo, mv} (`sparring calibrate check --moves-out`, `measure --cache`); each
         /// position with an answer becomes a decision of that `elo`, the others are left out.
         #[arg(long)]
         moves: Option<PathBuf>,

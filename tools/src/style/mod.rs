@@ -1,20 +1,15 @@
-//! `sparring style` (the style fingerprint) and `sparring avatar fit|eval` (avatars fitted to a
-//! player's games).
+//! `sparring style`: the style fingerprint (the avatars fitted to a player's games are
+//! `avatar/`; the fingerprint's sources, rates and table are `common::fingerprint`, which both use).
 //!
 //! The fingerprint is a short table of move rates (captures, checks, king-zone entries, pawn
 //! storms, sacrifices, trades, castling, pawn-structure damage, passed-pawn pushes, retreats; see
-//! `classify.rs`) with 95 % intervals, plus game rows (length, draws, castling timing) when the
+//! `sparring::policy::style`) with 95 % intervals, plus game rows (length, draws, castling timing) when the
 //! moves come from games. Its sources: the moves of a PGN (all, one side or one player), or an
 //! engine's moves on a fixed position set (sampled from a PGN, or a FEN file), recorded so that a
 //! run resumes, and compared with another setting's record on the same positions (paired).
 
-pub mod avatar;
+use crate::common::fingerprint::{engine, progress_bar, report, source, this_engine};
 pub use sparring::policy::style as classify;
-pub mod engine;
-pub mod fit;
-pub mod report;
-pub mod source;
-pub mod stats;
 
 use crate::common::games::{GameRecord, read_games};
 use clap::Parser;
@@ -110,20 +105,6 @@ fn format_of(csv: bool, json: bool) -> Format {
     }
 }
 
-/// A progress bar on stderr when it is a terminal (hidden otherwise).
-pub fn progress_bar(len: usize, what: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let b = indicatif::ProgressBar::new(len as u64);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(&format!("[{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what}"))
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    b
-}
-
 fn is_pgn(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
 }
@@ -148,12 +129,6 @@ fn who(args: &Args) -> Result<Who, String> {
         (None, Some(s)) => return Err(format!("--side '{s}': expected white or black")),
         (None, None) => Who::All,
     })
-}
-
-/// This program as a UCI engine command.
-pub(crate) fn this_engine() -> Result<String, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    Ok(exe.display().to_string())
 }
 
 fn engine_spec(args: &Args) -> Result<EngineSpec, String> {

@@ -91,6 +91,21 @@ fn pentanomial_by_hand() {
     close(n.error95.unwrap(), 48.15, 0.005);
 }
 
+/// The paired score's interval by hand: pairs [1, 2, 4, 2, 1] score 0.5 with a pair variance of
+/// (2·0.25 + 4·0.0625)/10 = 0.075, so ±1.96·√(0.075/10) = 0.16974; it narrows with more pairs of
+/// the same spread, is 0 without spread, and undefined from one pair.
+#[test]
+fn pentanomial_score_by_hand() {
+    let s = pentanomial_score(&[1, 2, 4, 2, 1]).expect("ten pairs");
+    close(s.score, 0.5, 1e-12);
+    close(s.error95, 1.959_963_984_540_054 * (0.075f64 / 10.0).sqrt(), 1e-9);
+    let more = pentanomial_score(&[10, 20, 40, 20, 10]).expect("pairs");
+    assert!(more.error95 < s.error95 && more.error95 > 0.0);
+    assert_eq!(pentanomial_score(&[0, 0, 10, 0, 0]).map(|s| s.error95), Some(0.0));
+    assert_eq!(pentanomial_score(&[0, 0, 0, 1, 0]), None);
+    close(pentanomial_score(&[0, 0, 0, 3, 1]).unwrap().score, 0.8125, 1e-12);
+}
+
 #[test]
 fn sprt_bounds_and_llr() {
     let s = Sprt::new(0.0, 10.0, 0.05, 0.05);

@@ -251,7 +251,7 @@ fn shipped_calibration_reproduces_from_the_committed_oracle() {
 }
 
 /// A one-position oracle table for `fen` in which `best` scores 500 and every other move 0.
-fn table(fen: &str, best: &str, played: &str) -> sparring_tools::humanlike::types::OraclePosition {
+fn table(fen: &str, best: &str, played: &str) -> sparring_tools::common::scored::OraclePosition {
     use shakmaty::Position;
     use sparring::board::notation::uci as uci_of;
     use sparring::score::Score;

@@ -8,7 +8,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 use sparring::board::Game;
 use sparring::human::v6::HumanModel;
 use sparring_tools::common::games::GameRecord;
-use sparring_tools::humanlike::model::{TrainConfig, dataset, dataset_with, train};
+use sparring_tools::model::train::{TrainConfig, dataset, dataset_with, train};
 use std::time::Duration;
 
 /// The planted rule: players rated 1000 play a knight move when they have one, players rated
@@ -353,7 +353,7 @@ fn relabelled(n: usize, seed: u64, low: u32, high: u32) -> Vec<GameRecord> {
 
 #[test]
 fn a_second_population_gets_its_own_rating_map() {
-    use sparring_tools::humanlike::model::{RatingMap, fit_rating_map};
+    use sparring_tools::model::train::{RatingMap, fit_rating_map};
     let g = games(300, 3);
     let model = train(&dataset(&g, |i| i % 5 != 0, 2), &dataset(&g, |i| i % 5 == 0, 2), &cfg(2), "t", 1);
     // The same players listed 800 points higher: the identity would put the knight players in
@@ -396,7 +396,7 @@ fn knot_logits_are_the_logits_at_each_knot() {
 
 #[test]
 fn a_fit_share_keeps_fit_games_only_spread_over_the_file_and_nested() {
-    use sparring_tools::humanlike::model::{Part, in_fit_share, part_of};
+    use sparring_tools::model::train::{Part, in_fit_share, part_of};
     let kept = |share: u32| (0..20_000).filter(|&i| in_fit_share(i, share)).collect::<Vec<usize>>();
     let all = kept(100);
     assert_eq!(all.len(), (0..20_000).filter(|&i| part_of(i) == Part::Fit).count());

@@ -1,8 +1,8 @@
 //! Human-likeness bench end to end on a tiny PGN: sampling determinism and bands, the internal
 //! oracle at depth 2 (cached, resumable), and `measure` with this engine at `go depth 1`.
 
+use sparring_tools::common::scored::{OraclePosition, SampledPosition, load_oracle, read_jsonl};
 use sparring_tools::humanlike::sample::{SampleConfig, build_positions, choose, read_games};
-use sparring_tools::humanlike::types::{OraclePosition, SampledPosition, load_oracle, read_jsonl};
 use std::path::{Path, PathBuf};
 
 const PGN: &str = r#"[Event "test"]
@@ -44,7 +44,12 @@ fn bin() -> &'static str {
 }
 
 fn run(args: &[&str]) -> String {
-    let out = crate::common::command(bin()).arg("humanlike").args(args).output().expect("run sparring");
+    run_as("humanlike", args)
+}
+
+/// Runs `sparring TOOL ARGS…`, which must succeed; its stdout.
+fn run_as(tool: &str, args: &[&str]) -> String {
+    let out = crate::common::command(bin()).arg(tool).args(args).output().expect("run sparring");
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "sparring humanlike {args:?} failed:\n{text}");
     text
@@ -109,7 +114,7 @@ fn sampling_is_deterministic_and_banded() {
     let taken = a.iter().map(|p| (p.game, p.ply)).collect();
     let extra = build_positions(&games, &choose(&games, &SampleConfig { exclude: taken, ..cfg.clone() }));
     assert!(!extra.is_empty() && extra.iter().all(|p| !a.iter().any(|q| q.game == p.game && q.ply == p.ply)));
-    use sparring_tools::humanlike::model::Part;
+    use sparring_tools::common::split::Part;
     let test_only = SampleConfig { part: Some(Part::Test), ..cfg.clone() };
     assert!(choose(&games, &test_only).values().all(Vec::is_empty), "no game of the test part");
     let fit_only = SampleConfig { part: Some(Part::Fit), ..cfg.clone() };
@@ -226,7 +231,10 @@ fn sample_oracle_measure_end_to_end() {
     let moves = dir.join("moves.jsonl");
     let ladder = concat!(env!("SPARRING_REPO"), "/profiles/ladder.toml");
     let check = |out: &Path| {
-        run(&["check", "--oracle", &p(&oracle), "--ladder", ladder, "--out", &p(&check_csv), "--moves-out", &p(out)])
+        run_as(
+            "calibrate",
+            &["check", "--oracle", &p(&oracle), "--ladder", ladder, "--out", &p(&check_csv), "--moves-out", &p(out)],
+        )
     };
     check(&moves);
     let recorded: Vec<serde_json::Value> = read_jsonl(&moves).unwrap();
@@ -242,19 +250,22 @@ fn sample_oracle_measure_end_to_end() {
     assert_eq!(std::fs::read_to_string(&moves).unwrap(), std::fs::read_to_string(&moves2).unwrap());
     // `--seed 777` is the default; other seeds draw other moves for the same positions.
     let seeded = |seed: &str, out: &Path| {
-        run(&[
-            "check",
-            "--oracle",
-            &p(&oracle),
-            "--ladder",
-            ladder,
-            "--out",
-            &p(&check_csv),
-            "--moves-out",
-            &p(out),
-            "--seed",
-            seed,
-        ])
+        run_as(
+            "calibrate",
+            &[
+                "check",
+                "--oracle",
+                &p(&oracle),
+                "--ladder",
+                ladder,
+                "--out",
+                &p(&check_csv),
+                "--moves-out",
+                &p(out),
+                "--seed",
+                seed,
+            ],
+        )
     };
     let (m777, m1, m2) = (dir.join("m777.jsonl"), dir.join("m1.jsonl"), dir.join("m2.jsonl"));
     seeded("777", &m777);
@@ -292,7 +303,7 @@ fn sample_oracle_measure_end_to_end() {
     let (summary, decisions) = (dir.join("mc.csv"), dir.join("mcd.csv"));
     let model_check = || {
         let o = crate::common::command(bin())
-            .args(["humanlike", "model", "check", "--ladder", ladder, "--pgn", &p(&pgn), "--part", "fit"])
+            .args(["calibrate", "model-check", "--ladder", ladder, "--pgn", &p(&pgn), "--part", "fit"])
             .args(["--oracle", &format!("a={}", p(&oracle)), "--oracle", &format!("b={}", p(&oracle))])
             .args(["--oracle", &format!("flat={}", p(&flat)), "--points", "800:900", "1400:1500", "--jobs", "2"])
             .args(["--out", &p(&summary), "--decisions-out", &p(&decisions)])
@@ -337,11 +348,7 @@ fn model_repair_refuses_a_bad_chain_with_a_reason() {
     let dir = tmp("repair");
     let out = dir.join("out.toml");
     let fail = |args: &[&str]| {
-        let o = crate::common::command(bin())
-            .args(["humanlike", "model", "repair"])
-            .args(args)
-            .output()
-            .expect("run sparring");
+        let o = crate::common::command(bin()).args(["calibrate", "repair"]).args(args).output().expect("run sparring");
         assert!(!o.status.success(), "{args:?} should fail");
         assert!(!out.exists(), "a refused repair writes no ladder");
         String::from_utf8_lossy(&o.stderr).to_string()
@@ -359,4 +366,27 @@ fn model_repair_refuses_a_bad_chain_with_a_reason() {
         let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, m]);
         assert!(e.contains("--margin"), "{m}: {e}");
     }
+}
+
+/// The calibration and model commands left `humanlike` (issue 60); their old spellings still run
+/// the new commands, with a note naming the new spelling.
+#[test]
+fn old_spellings_run_the_moved_commands() {
+    for (old, new) in [
+        (&["humanlike", "model", "fit"][..], "sparring calibrate model-fit"),
+        (&["humanlike", "model", "repair"][..], "sparring calibrate repair"),
+        (&["humanlike", "model", "train"][..], "sparring model train"),
+        (&["humanlike", "steps"][..], "sparring calibrate steps"),
+        (&["humanlike", "curve"][..], "sparring calibrate curve"),
+    ] {
+        let o = crate::common::command(bin()).args(old).arg("--help").output().expect("run sparring");
+        let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(o.status.success(), "{old:?}: {err}");
+        assert!(out.contains(&format!("Usage: {new}")), "{old:?}: {out}");
+        assert!(err.contains(&format!("is now '{new}'")), "{old:?}: {err}");
+    }
+    // The bench keeps only its own commands.
+    let o = crate::common::command(bin()).args(["humanlike", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(help.contains("measure") && !help.contains("model-fit") && !help.contains("steps"), "{help}");
 }

@@ -1,7 +1,10 @@
 //! Human-likeness bench: KS distance, loss lookup, eligibility, scaled error, CSV round trip.
 
-use sparring_tools::humanlike::stats::{LossSummary, split_csv, stats_from_moves};
-use sparring_tools::humanlike::types::{Ineligible, OracleMove, OraclePosition, SampledPosition, Score, scaled_error};
+use sparring::score::Score;
+use sparring_tools::common::bands::{LossSummary, stats_from_moves};
+use sparring_tools::common::quality::scaled_error;
+use sparring_tools::common::scored::{Ineligible, OracleMove, OraclePosition, SampledPosition};
+use sparring_tools::humanlike::measure::split_csv;
 use sparring_tools::humanlike::{ks_distance, measure_with};
 
 fn pos(fen: &str, human: &str, band: u32, moves: &[(&str, Score)]) -> OraclePosition {
@@ -131,12 +134,13 @@ fn csv_split_handles_quotes() {
 
 #[test]
 fn torn_last_line_is_cut_before_appending() {
-    use sparring_tools::humanlike::types::{append_jsonl, open_append, read_jsonl};
+    use sparring_tools::common::scored::{append_jsonl, open_append, read_jsonl};
     let path = std::env::temp_dir().join(format!("sparring-humanlike-torn-{}.jsonl", std::process::id()));
     std::fs::write(&path, "{\"fen\":\"a\",\"mv\":\"e2e4\"}\n{\"fen\":\"b\",\"mv").unwrap();
     let mut f = open_append(&path).unwrap();
-    append_jsonl(&mut f, &sparring_tools::humanlike::stats::CachedMove { fen: "c".into(), mv: "d2d4".into() }).unwrap();
-    let back: Vec<sparring_tools::humanlike::stats::CachedMove> = read_jsonl(&path).unwrap();
+    append_jsonl(&mut f, &sparring_tools::humanlike::measure::CachedMove { fen: "c".into(), mv: "d2d4".into() })
+        .unwrap();
+    let back: Vec<sparring_tools::humanlike::measure::CachedMove> = read_jsonl(&path).unwrap();
     assert_eq!(back.iter().map(|m| m.fen.as_str()).collect::<Vec<_>>(), ["a", "c"]);
     let _ = std::fs::remove_file(&path);
 }
@@ -164,7 +168,7 @@ fn the_estimator_and_the_human_model_agree_on_the_test_games() {
     let mut test_games = Vec::new();
     for (index, g) in games.iter().enumerate() {
         assert_eq!(g.number, index + 1);
-        let model = sparring_tools::humanlike::model::part_of(index);
+        let model = sparring_tools::model::train::part_of(index);
         let estimator = sparring_tools::strength::train::part_of(g.number);
         assert_eq!(model, estimator, "game {}", g.number);
         if model == Part::Test {

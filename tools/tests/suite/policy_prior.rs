@@ -1,6 +1,6 @@
 //! The human move prior (ladder v8): its features on known positions, its effect on the Boltzmann
 //! choice (none without it, bit for bit), its validation and interpolation in the ladder file, and
-//! the `humanlike prior-fit` fitter on the committed oracle.
+//! the `calibrate prior-fit` fitter on the committed oracle.
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
@@ -259,15 +259,15 @@ fn prior_fit_recovers_a_useful_prior_from_the_committed_oracle() {
         eprintln!("skipped: bench/humanlike/oracle.jsonl not found (run bench/unpack.sh)");
         return;
     }
-    let all = sparring_tools::humanlike::types::load_oracle(&oracle).unwrap();
-    let band: Vec<_> = sparring_tools::humanlike::stats::eligible(&all, None)
+    let all = sparring_tools::common::scored::load_oracle(&oracle).unwrap();
+    let band: Vec<_> = sparring_tools::common::bands::eligible(&all, None)
         .into_iter()
         .filter(|p| p.pos.band == 1400)
         .take(520)
         .collect();
     // A depth-1 point (fast), fitted on the band's even games, judged on its odd ones.
     let ladder = Ladder::parse(&format!("{HEAD}{}", point(1500, 8.0, ""))).unwrap();
-    let fit = sparring_tools::humanlike::prior_fit::fit_point(&ladder, 1400, 1500, &band, 0.003, 2).unwrap();
+    let fit = sparring_tools::calibrate::prior_fit::fit_point(&ladder, 1400, 1500, &band, 0.003, 2).unwrap();
     let row = |label: &str, set: &str| {
         fit.rows.iter().find(|r| r.0 == label && r.1 == set).map(|r| r.3).unwrap_or_else(|| panic!("{label} {set}"))
     };

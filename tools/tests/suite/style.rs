@@ -6,9 +6,9 @@ use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position, Square};
 use sparring::board::{Game, parse_fen};
 use sparring::eval::Term;
+use sparring_tools::avatar::fit::{self, Point};
+use sparring_tools::common::fingerprint::stats;
 use sparring_tools::style::classify::{Facts, Rate, classify};
-use sparring_tools::style::fit::{self, Point};
-use sparring_tools::style::stats;
 use std::path::{Path, PathBuf};
 
 fn pos(fen: &str) -> Chess {
@@ -410,7 +410,7 @@ fn a_fit_is_deterministic_and_reads_back_as_an_avatar() {
     assert!(text.contains(&format!("ladder point {elo}")));
     // Without --pull the pull is chosen by cross-validation; the default style hold is recorded.
     assert!(text.contains("chosen by two-fold cross-validation"), "{text}");
-    assert!(text.contains(&format!("style hold {}", sparring_tools::style::avatar::HOLD)), "{text}");
+    assert!(text.contains(&format!("style hold {}", sparring_tools::avatar::HOLD)), "{text}");
 }
 
 /// The pull a fit chooses is one of the grid's, the same on every run, and its score is the best.
@@ -563,7 +563,7 @@ fn the_engine_gap_sets_the_hold_target() {
     let dir = temp_dir("gap");
     let file = dir.join("plain.json");
     std::fs::write(&file, "{\"rows\": [{\"key\": \"capture\", \"diff\": {\"value\": 0.05}}]}").unwrap();
-    let gap = sparring_tools::style::avatar::read_gap(&file).unwrap();
+    let gap = sparring_tools::avatar::read_gap(&file).unwrap();
     assert_eq!(gap[c], Some(0.05));
     assert_eq!(gap[k], None);
     let t = fit::hold_targets(&ds, point.model, Some(&gap));
@@ -573,7 +573,7 @@ fn the_engine_gap_sets_the_hold_target() {
     let mut other = gap;
     other[c] = Some(0.01);
     other[k] = Some(0.02);
-    let mean = sparring_tools::style::avatar::mean_gap(&[gap, other]);
+    let mean = sparring_tools::avatar::mean_gap(&[gap, other]);
     assert!((mean[c].unwrap() - 0.03).abs() < 1e-12);
     assert_eq!(mean[k], None, "a rate one run lacks has no mean");
 }

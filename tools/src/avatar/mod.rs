@@ -2,13 +2,14 @@
 //! eval` (how well avatars predict a player's moves: expected and top-1 match, log-likelihood,
 //! paired against the plain point over games).
 
-use super::classify::Rate;
-use super::fit::{self, Decision, Point};
-use super::progress_bar;
-pub use super::source::{Part, player_games};
-use super::stats;
+pub mod fit;
+
+use crate::common::fingerprint::classify::Rate;
+use crate::common::fingerprint::source::{Part, player_games};
+use crate::common::fingerprint::{progress_bar, stats};
 use crate::common::games::{GameRecord, read_games};
 use clap::{Parser, Subcommand};
+use fit::{Decision, Point};
 use sparring::profile::Avatar;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -428,7 +429,7 @@ pub fn mean_gap(gaps: &[fit::Gap]) -> fit::Gap {
 
 /// [`measure`] under one engine seed.
 fn measure_one(c: &Common, p: &Prepared, jobs: usize, seed: u32) -> Result<fit::Gap, String> {
-    use super::{classify, engine, report, source};
+    use crate::common::fingerprint::{classify, engine, report, source};
     let games = read_games(&c.pgn).map_err(|e| format!("cannot read the PGN: {e}"))?;
     let mine: Vec<GameRecord> = player_games(&games, &c.player, c.part).into_iter().map(|(_, g)| g.clone()).collect();
     let spec = source::SampleSpec {
@@ -440,7 +441,7 @@ fn measure_one(c: &Common, p: &Prepared, jobs: usize, seed: u32) -> Result<fit::
     };
     let probes = source::sample(&mine, &spec);
     let engine = engine::EngineSpec {
-        command: super::this_engine()?,
+        command: crate::common::fingerprint::this_engine()?,
         label: "sparring".to_string(),
         options: vec![
             ("UCI_LimitStrength".to_string(), "true".to_string()),

@@ -1,4 +1,4 @@
-//! `sparring humanlike curve`: one smooth, monotone curve of the humans' loss against rating
+//! `sparring calibrate curve`: one smooth, monotone curve of the humans' loss against rating
 //! (issue 23), so that a ladder point's per-move target is the curve at its Elo instead of the
 //! noisy mean of one thin band.
 //!
@@ -15,9 +15,9 @@
 //! band's), and no account may make up more than [`MAX_ACCOUNT_SHARE`] of a band's positions (its
 //! later games are dropped). The report lists every account so excluded or capped, and why.
 
-use super::model::{Part, part_of};
-use super::types::OraclePosition;
 use crate::common::games::{GameRecord, is_computer};
+use crate::common::scored::OraclePosition;
+use crate::common::split::{Part, part_of_index as part_of};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! `sparring humanlike model fit`: fits how each ladder point uses the human move model.
+//! `sparring calibrate model-fit`: fits how each ladder point uses the human move model.
 //!
 //! A point chooses with `P(a) ∝ exp(λ·(v(a) − best)/100 + β·ln P_human(a | position, Elo))`
 //! (slips aside). For each BAND:ELO pair the band's eligible bench positions (movers that are not
@@ -36,10 +36,12 @@
 
 use super::fit::COMFORT;
 pub use super::fit::Expected;
-use super::model::{Part, part_of, replay};
 use super::steps;
-use super::types::{LOSS_CAP, OraclePosition};
+use crate::common::games::replay;
 use crate::common::games::{GameRecord, is_computer};
+use crate::common::quality::LOSS_CAP;
+use crate::common::scored::OraclePosition;
+use crate::common::split::{Part, part_of_index as part_of};
 use shakmaty::Move;
 use sparring::board::notation::uci as uci_of;
 use sparring::human::maia3::History;
@@ -69,7 +71,7 @@ pub const MODEL_FIT_SEED: u64 = super::fit::FIT_SEED;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
     /// The humans' smooth curve at the point's Elo, fitted on the same part of the same oracle's
-    /// cache (`humanlike curve`): one thin band's noise does not move the point.
+    /// cache (`calibrate curve`): one thin band's noise does not move the point.
     Curve,
     /// The band's people on the same positions (paired; before session 34 the only target).
     Band,
@@ -241,7 +243,7 @@ pub(super) struct Searched {
 /// forced mate either way, a game that does not replay to the human's move), in input order.
 pub(super) fn search_positions(
     level: &LevelSettings,
-    positions: &[&super::types::SampledPosition],
+    positions: &[&crate::common::scored::SampledPosition],
     games: &[GameRecord],
     jobs: usize,
 ) -> Vec<Option<Searched>> {
@@ -310,7 +312,7 @@ pub(super) fn decide(
     jobs: usize,
 ) -> Vec<Vec<Decision>> {
     let mut index: std::collections::HashMap<(usize, u32), usize> = std::collections::HashMap::new();
-    let mut order: Vec<&super::types::SampledPosition> = Vec::new();
+    let mut order: Vec<&crate::common::scored::SampledPosition> = Vec::new();
     for p in sets.iter().flatten() {
         index.entry((p.pos.game, p.pos.ply)).or_insert_with(|| {
             order.push(&p.pos);
@@ -831,10 +833,10 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(args.ladder).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
     let ladder = Ladder::parse(&text).map_err(|e| e.to_string())?;
     let games = crate::common::games::read_games(args.pgn)?;
-    let all = super::types::load_oracle(args.oracle)?;
-    let eligible = super::stats::eligible(&all, None);
+    let all = crate::common::scored::load_oracle(args.oracle)?;
+    let eligible = crate::common::bands::eligible(&all, None);
     let eligible2 = match args.second {
-        Some(path) => super::stats::eligible(&super::types::load_oracle(path)?, None),
+        Some(path) => crate::common::bands::eligible(&crate::common::scored::load_oracle(path)?, None),
         None => Vec::new(),
     };
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;

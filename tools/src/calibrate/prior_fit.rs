@@ -1,4 +1,4 @@
-//! `sparring humanlike prior-fit`: fits a ladder point's human move prior (issue 6).
+//! `sparring calibrate prior-fit`: fits a ladder point's human move prior (issue 6).
 //!
 //! For each BAND:ELO pair the band's eligible positions are searched exactly as the ladder point
 //! at ELO searches them in play ([`Player::search_weak`], every root move scored), and each root
@@ -10,11 +10,12 @@
 //! the positions of even-numbered games; the expected mean loss, the Kolmogorov–Smirnov distance
 //! of the expected loss distribution to the humans', and the expected rate of playing the human's
 //! move follow exactly from the model. The λ kept is the one whose fit-set error is comfortably
-//! inside the acceptance limits (as `humanlike fit` judges) with the highest expected match;
+//! inside the acceptance limits (as `calibrate fit` judges) with the highest expected match;
 //! the odd-numbered games are the held-out check, next to the same point without a prior.
 
 use super::fit::{COMFORT, Expected};
-use super::types::{LOSS_CAP, OraclePosition};
+use crate::common::quality::LOSS_CAP;
+use crate::common::scored::OraclePosition;
 use sparring::board::Game;
 use sparring::board::notation::uci as uci_of;
 use sparring::player::{MoveRequest, Player, Setting, WEAK_HASH_MB};
@@ -298,8 +299,8 @@ pub fn run(
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(ladder_path).map_err(|e| format!("{}: {e}", ladder_path.display()))?;
     let ladder = Ladder::parse(&text).map_err(|e| e.to_string())?;
-    let all = super::types::load_oracle(oracle)?;
-    let eligible = super::stats::eligible(&all, None);
+    let all = crate::common::scored::load_oracle(oracle)?;
+    let eligible = crate::common::bands::eligible(&all, None);
     let mut csv = String::from("band,elo,model,set,lambda,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n");
     let mut fits = Vec::new();
     for &(band, elo) in pairs {

@@ -1,7 +1,7 @@
-//! `sparring humanlike model check`: each ladder point's exact expected figures on the held-out
+//! `sparring calibrate model-check`: each ladder point's exact expected figures on the held-out
 //! test part, judged by one oracle or several side by side.
 //!
-//! `humanlike check` plays every position once (one seeded draw of the point's choice), so its
+//! `calibrate check` plays every position once (one seeded draw of the point's choice), so its
 //! mean loss carries the draw's noise on top of the positions'. Here each position is searched as
 //! the point searches it in play (the same searches as `model fit`), and the point's choice is
 //! its probability of every root move, so the mean loss, the loss distribution (for KS) and the
@@ -12,10 +12,10 @@
 //! the point's chance of the human's move) for intervals resampled by game
 //! (`bench/humanlike/point_ci.py --expected`).
 
-use super::model::{Part, part_of};
 use super::model_fit::{Target, curve_targets, decide, expected, point_level, probabilities, usable};
-use super::stats::eligible;
-use super::types::{OraclePosition, load_oracle};
+use crate::common::bands::eligible;
+use crate::common::scored::{OraclePosition, load_oracle};
+use crate::common::split::{Part, part_of_index as part_of};
 use sparring::profile::Ladder;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -1,9 +1,9 @@
 //! The fingerprint table: each rate with its interval, from classified moves and game sides, or the
 //! paired difference of two settings on the same positions; printed as a table, CSV or JSON.
 
-use super::classify::{Facts, Rate};
 use super::source::{Observed, SideGame};
 use super::stats::{self, Estimate};
+use sparring::policy::style::{Facts, Rate};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

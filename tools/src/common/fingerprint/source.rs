@@ -1,10 +1,10 @@
 //! Where the fingerprinted moves come from: the moves of games (all, one side, or one player), and
 //! the fixed position set an engine is asked about (positions sampled from PGN games, or FENs).
 
-use super::classify::{Facts, classify};
 use crate::common::games::{GameRecord, is_computer};
 use shakmaty::{Chess, Color, Move, Position};
 use sparring::board::parse_fen;
+use sparring::policy::style::{Facts, classify};
 use std::path::Path;
 
 /// Whose moves of a game count.

@@ -1,17 +1,21 @@
 //! Self-play steps between ladder points: the games half of the ladder's calibration (issue 23).
 //!
 //! Two points of one ladder file play a paired match (each opening twice, colours reversed) with
-//! the match runner (`sparring match`, run as a command: one tool does not use another's code),
-//! each engine this binary with `Ladder File`, `UCI_LimitStrength` and its
+//! the match runner's library (`r#match::run_match`, the one use of another tool's code that the
+//! layering allows: the calibration plays its games exactly as `sparring match` does), each engine
+//! this binary with `Ladder File`, `UCI_LimitStrength` and its
 //! `UCI_Elo`; the points use their own node budgets (`go nodes` only caps them). The higher point's
 //! score is what the Elo formula predicts for the gap, within [`STEP_TOLERANCE`] percentage points:
-//! 200 points apart 76 % (67-85 %), 100 apart 64 % (55-73 %). `sparring humanlike steps` measures a
-//! ladder's steps into `bench/results/ladder-steps.csv` (resumable: a row already there is kept);
-//! `sparring humanlike model fit --step-games N` uses the same match to choose among the settings that
+//! 200 points apart 76 % (67-85 %), 100 apart 64 % (55-73 %). `sparring calibrate steps` measures a
+//! ladder's steps into a CSV (default `target/calibrate/steps.csv`; resumable: a row already there is kept);
+//! `sparring calibrate model-fit --step-games N` uses the same match to choose among the settings that
 //! pass the per-move targets.
 
+use crate::r#match::engine::{EngineConfig, TimeControl};
+use crate::r#match::openings::BookFormat;
+use crate::r#match::{MatchConfig, OpeningOrder, OpeningsConfig, ProgressMode, run_match};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
 
 /// How far (percentage points) a step's score may sit from the Elo formula's expectation.
 pub const STEP_TOLERANCE: f64 = 9.0;
@@ -87,92 +91,62 @@ impl StepResult {
     }
 }
 
-fn engine_args(cfg: &StepConfig, ladder: &Path, elo: i32) -> Vec<String> {
-    vec![
-        "-engine".into(),
-        format!("cmd={}", cfg.engine.display()),
-        format!("name=elo{elo}"),
-        "option.Hash=16".into(),
-        format!("option.Ladder File={}", ladder.display()),
-        "option.UCI_LimitStrength=true".into(),
-        format!("option.UCI_Elo={elo}"),
-        format!("nodes={NODE_CAP}"),
-        "hangtimeout=60".into(),
-        "starttimeout=20".into(),
-    ]
+/// One point of `ladder` as a match engine: this binary with `Ladder File`, `UCI_LimitStrength`
+/// and its `UCI_Elo`, its own node budget capped by `go nodes`.
+fn engine(cfg: &StepConfig, ladder: &Path, elo: i32) -> EngineConfig {
+    let option = |name: &str, value: String| (name.to_string(), value);
+    EngineConfig {
+        name: format!("elo{elo}"),
+        cmd: cfg.engine.to_string_lossy().into_owned(),
+        options: vec![
+            option("Hash", "16".into()),
+            option("Ladder File", ladder.display().to_string()),
+            option("UCI_LimitStrength", "true".into()),
+            option("UCI_Elo", elo.to_string()),
+        ],
+        tc: TimeControl { nodes: Some(NODE_CAP), ..Default::default() },
+        start_timeout: Duration::from_secs(20),
+        hang_timeout: Duration::from_secs(60),
+        ..Default::default()
+    }
 }
 
-/// Plays `higher` against `lower`, both points of the ladder file `ladder`.
+/// Plays `higher` against `lower`, both points of the ladder file `ladder`: a paired match
+/// through the match runner's library ([`run_match`]), read from its typed summary.
 pub fn play_step(ladder: &Path, higher: i32, lower: i32, cfg: &StepConfig) -> Result<StepResult, String> {
     // The engines would refuse a bad file and play the built-in ladder instead: refuse it here.
     let text = std::fs::read_to_string(ladder).map_err(|e| format!("{}: {e}", ladder.display()))?;
     sparring::profile::Ladder::parse(&text).map_err(|e| format!("{}: {e}", ladder.display()))?;
-    let pairs = cfg.games.div_ceil(2).max(1);
-    let json = std::env::temp_dir().join(format!("sparring-step-{}-{higher}-{lower}.json", std::process::id()));
-    let mut args: Vec<String> = vec!["match".into()];
-    args.extend(engine_args(cfg, ladder, higher));
-    args.extend(engine_args(cfg, ladder, lower));
-    args.extend(
-        [
-            "-games",
-            "2",
-            "-rounds",
-            &pairs.to_string(),
-            "-repeat",
-            "-concurrency",
-            &cfg.concurrency.max(1).to_string(),
-            "-srand",
-            &cfg.srand.to_string(),
-            "-openings",
-            &format!("file={}", cfg.openings.display()),
-            "format=pgn",
-            "order=random",
-            "-progress",
-            "quiet",
-            "-jsonout",
-            &json.to_string_lossy(),
-        ]
-        .map(String::from),
-    );
-    if let Some(pgn) = &cfg.pgn_out {
-        args.extend(["-pgnout".to_string(), pgn.to_string_lossy().into_owned()]);
-    }
-    let out = Command::new(&cfg.engine).args(&args).output().map_err(|e| format!("{}: {e}", cfg.engine.display()))?;
-    if !out.status.success() {
+    let mut m = MatchConfig::new(engine(cfg, ladder, higher), engine(cfg, ladder, lower));
+    m.games = 2;
+    m.rounds = cfg.games.div_ceil(2).max(1);
+    m.repeat = true;
+    m.concurrency = cfg.concurrency.max(1);
+    m.srand = cfg.srand;
+    m.openings = OpeningsConfig {
+        file: Some(cfg.openings.clone()),
+        format: BookFormat::Pgn,
+        order: OpeningOrder::Random,
+        ..Default::default()
+    };
+    m.pgnout = cfg.pgn_out.clone();
+    m.progress = ProgressMode::Quiet;
+    let summary = run_match(m).map_err(|e| format!("step {higher} vs {lower}: the match failed: {e}"))?;
+    if summary.faults.iter().any(|&f| f > 0) || summary.stopped.is_some() {
         return Err(format!(
-            "step {higher} vs {lower}: the match failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
+            "step {higher} vs {lower}: engine faults {:?}{}",
+            summary.faults,
+            summary.stopped.map(|s| format!(" ({s})")).unwrap_or_default()
         ));
     }
-    let text = std::fs::read_to_string(&json).map_err(|e| format!("{}: {e}", json.display()))?;
-    let _ = std::fs::remove_file(&json);
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
-    let faults: Vec<u64> =
-        v["faults"].as_array().map(|a| a.iter().filter_map(|x| x.as_u64()).collect()).unwrap_or_default();
-    if faults.iter().any(|&f| f > 0) {
-        return Err(format!("step {higher} vs {lower}: engine faults {faults:?}"));
-    }
-    let games = v["games_played"].as_u64().ok_or("the match summary has no games_played")? as usize;
-    let score = v["score"].as_f64().ok_or("the match summary has no score")?;
-    let pent: Vec<u64> =
-        v["pentanomial"].as_array().map(|a| a.iter().filter_map(|x| x.as_u64()).collect()).unwrap_or_default();
-    let pent: [u64; 5] = pent.try_into().map_err(|_| "a paired match has a pentanomial of five counts")?;
-    Ok(StepResult { higher, lower, games, score: 100.0 * score, error95: 100.0 * pair_error95(&pent) })
-}
-
-/// Half the width of the 95 % interval of the score from pentanomial pair counts
-/// [LL, LD, DD+WL, WD, WW] (a pair scores 0, 0.25, ..., 1).
-pub fn pair_error95(p: &[u64; 5]) -> f64 {
-    let n: u64 = p.iter().sum();
-    if n < 2 {
-        return f64::NAN;
-    }
-    let nf = n as f64;
-    let vals = [0.0, 0.25, 0.5, 0.75, 1.0];
-    let mean: f64 = p.iter().zip(vals).map(|(&c, v)| c as f64 * v).sum::<f64>() / nf;
-    let var: f64 = p.iter().zip(vals).map(|(&c, v)| c as f64 * (v - mean).powi(2)).sum::<f64>() / (nf - 1.0);
-    1.96 * (var / nf).sqrt()
+    let pairs = summary.pentanomial_score.ok_or("a paired match has a pentanomial score")?;
+    Ok(StepResult {
+        higher,
+        lower,
+        games: summary.games_played,
+        score: 100.0 * summary.score,
+        error95: 100.0 * pairs.error95,
+    })
 }
 
 /// The steps CSV's header.
@@ -205,7 +179,7 @@ fn row_srand(fields: &[&str]) -> Option<u64> {
     }
 }
 
-/// `sparring humanlike steps`: every neighbouring pair of `points` (ascending), written to `out`
+/// `sparring calibrate steps`: every neighbouring pair of `points` (ascending), written to `out`
 /// as it goes; pairs already in `out` with at least `games` games and the same match seed are
 /// kept, not replayed.
 pub fn run(ladder: &Path, points: &[i32], cfg: &StepConfig, out: &Path) -> Result<Vec<StepResult>, String> {
@@ -282,14 +256,5 @@ mod tests {
         let old = "1300,1100,200,200,71.2,5.8,76.0,67.0,85.0,yes";
         assert_eq!(row_srand(&old.split(',').collect::<Vec<_>>()), Some(STEP_SRAND));
         assert_eq!(CSV_HEADER.split(',').count(), f.len());
-    }
-
-    #[test]
-    fn pair_interval_shrinks_with_pairs_and_is_zero_without_spread() {
-        let small = pair_error95(&[2, 3, 5, 3, 2]);
-        let big = pair_error95(&[20, 30, 50, 30, 20]);
-        assert!(big < small && big > 0.0);
-        assert_eq!(pair_error95(&[0, 0, 10, 0, 0]), 0.0);
-        assert!(pair_error95(&[0, 0, 1, 0, 0]).is_nan());
     }
 }

@@ -1,4 +1,4 @@
-//! `sparring humanlike fit`: fits the `UCI_Elo` ladder to people (issue 6).
+//! `sparring calibrate fit`: fits the `UCI_Elo` ladder to people (issue 6).
 //!
 //! For each 200-point band the positions of that band are searched once per candidate node budget
 //! with the band's school of evaluation terms, every root move scored (as the player does). Every
@@ -9,8 +9,8 @@
 //! stays monotone (budget and λ never fall, slips never rise with Elo) and the summed objective
 //! is smallest. The result is written as a ladder file and a CSV of the chosen settings.
 
-use super::stats::{LossSummary, ks_distance};
-use super::types::{OraclePosition, read_jsonl};
+use crate::common::bands::{LossSummary, ks_distance};
+use crate::common::scored::{OraclePosition, read_jsonl};
 use sparring::board::Game;
 use sparring::board::notation::uci as uci_of;
 use sparring::player::{MoveRequest, Searchers};
@@ -47,7 +47,7 @@ pub const KS_TOLERANCE: f64 = 0.08;
 pub const COMFORT: f64 = 0.7;
 
 /// What a model of a point's choice expects on a set of its decisions: the mean loss (cp, capped
-/// at [`super::types::LOSS_CAP`]) against the humans' on the same positions, the KS distance of the
+/// at [`crate::common::quality::LOSS_CAP`]) against the humans' on the same positions, the KS distance of the
 /// two loss distributions, and the chance of playing the human's move. `model fit`, `prior fit`
 /// and `model repair` judge settings by it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -69,7 +69,7 @@ impl Expected {
     pub fn error(&self) -> f64 {
         (self.mean - self.human_mean) / self.human_mean.max(1.0)
     }
-    /// Distance to the acceptance limits (1 = at a limit), as `humanlike fit` measures it.
+    /// Distance to the acceptance limits (1 = at a limit), as `calibrate fit` measures it.
     pub fn cost(&self) -> f64 {
         (self.error().abs() / MEAN_TOLERANCE).max(self.ks / KS_TOLERANCE)
     }
@@ -77,7 +77,7 @@ impl Expected {
     /// The expectation over decisions, each given as (the probability of every root move, their
     /// losses, the index of the human's move, the human's loss).
     pub fn over<'a>(decisions: impl Iterator<Item = (Vec<f64>, &'a [i32], usize, i32)>) -> Expected {
-        let cap = super::types::LOSS_CAP;
+        let cap = crate::common::quality::LOSS_CAP;
         let size = cap as usize + 1;
         let (mut ours, mut theirs) = (vec![0.0; size], vec![0.0; size]);
         let (mut n, mut mean, mut human_mean, mut matched) = (0usize, 0.0, 0.0, 0.0);
@@ -301,7 +301,7 @@ pub fn run(
     let mut toml = format!(
         "# The UCI_Elo ladder, fitted to people (issue 6): each point errs like the FICS players of its\n\
          # 200-point band, on positions from their games (bench/humanlike/), scored by the internal\n\
-         # oracle. Written by `sparring humanlike fit` (src/humanlike/fit.rs); see\n\
+         # oracle. Written by `sparring calibrate fit` (src/humanlike/fit.rs); see\n\
          # bench/results/humanlike-report.md. Frozen: any change needs a new version and a manifest entry.\n\
          name = \"ladder\"\nversion = {version}\n\
          description = \"Human-fitted UCI_Elo ladder 800-2400 (FICS blitz bands), Boltzmann choice with regret-gated slips, four schools.\"\n\
@@ -362,7 +362,7 @@ pub fn run(
     Ok(())
 }
 
-/// `sparring humanlike check`: the ladder in `ladder_file` at `points` (band:elo pairs; empty = each
+/// `sparring calibrate check`: the ladder in `ladder_file` at `points` (band:elo pairs; empty = each
 /// band's middle) on the eligible positions of those bands, less the first `skip_first` of each
 /// (a held-out check after `fit --per-band skip_first`); CSV to `out`, and with `moves_out` every
 /// chosen move as JSON lines (`fen`, `band`, `game`, `elo`, `mv`) for paired comparisons.
@@ -395,7 +395,8 @@ pub fn check(
                     let Some(g) = games.get(p.pos.game) else { return false };
                     let name = g.mover_name(p.pos.ply as usize);
                     !crate::common::games::is_computer(name)
-                        && (!test_only || super::model::part_of(p.pos.game) == super::model::Part::Test)
+                        && (!test_only
+                            || crate::common::split::part_of_index(p.pos.game) == crate::common::split::Part::Test)
                 });
             }
             Some(games)
@@ -486,7 +487,7 @@ fn verify_recording(
         };
         let mut searchers = Searchers::new(1);
         let control = Control::default();
-        let stats = super::stats::measure_with(positions, |p| {
+        let stats = crate::common::bands::measure_with(positions, |p| {
             let chess = p.chess().expect("oracle positions are legal");
             let game = match games.and_then(|g| g.get(p.pos.game)) {
                 Some(g) if p.pos.ply as usize <= g.moves.len() => {

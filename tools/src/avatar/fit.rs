@@ -30,7 +30,7 @@
 //! own gap to the player is measured ([`Settings::gap`]), the target is the model's plain rate less
 //! that gap: the model and the searching engine need not agree on a rate's level, only on its change.
 
-use super::classify::{Facts, Rate, classify};
+use crate::common::fingerprint::classify::{Facts, Rate, classify};
 use crate::common::games::GameRecord;
 use shakmaty::{Chess, Color, Move, Position};
 use sparring::board::Game;

@@ -1,4 +1,4 @@
-//! `sparring humanlike model grid`: the human move model v7 (Maia-3) asked about sampled positions
+//! `sparring model grid`: the human move model v7 (Maia-3) asked about sampled positions
 //! at a grid of rating inputs, beside v6 — the raw material of the rating map (FICS or FIDE
 //! ratings → the model's Lichess blitz inputs, fitted on one part) and of the side-by-side
 //! evaluation per band (`bench/human-model/maia3_eval.py`).
@@ -15,9 +15,10 @@
 //! `NAME_h_lp`, `NAME_h_top` and, with `--fen-alone`, `NAME_f_lp`, `NAME_f_top`). Each position's
 //! ratings are one batched pass.
 
-use super::model::{Part, part_of, replay};
-use super::types::SampledPosition;
 use crate::common::games::GameRecord;
+use crate::common::games::replay;
+use crate::common::scored::SampledPosition;
+use crate::common::split::{Part, part_of_index as part_of};
 use shakmaty::{Move, Position};
 use sparring::board::notation::uci as uci_of;
 use sparring::human::maia3::{self, History};
@@ -126,7 +127,7 @@ pub fn run(a: &GridArgs) -> Result<(), String> {
     let mut chosen: Vec<SampledPosition> = Vec::new();
     let mut per: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
     for file in &a.positions {
-        let all: Vec<SampledPosition> = super::types::read_jsonl(file)?;
+        let all: Vec<SampledPosition> = crate::common::scored::read_jsonl(file)?;
         for p in all {
             if a.part.is_some_and(|want| part_of(p.game) != want) {
                 continue;

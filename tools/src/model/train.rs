@@ -1,4 +1,4 @@
-//! `sparring humanlike model train|eval`: trains and evaluates the human move model
+//! `sparring model train|eval`: trains and evaluates the human move model
 //! ([`sparring::human::v6`]) on rated games.
 //!
 //! **Data.** Every move of every game in the PGN whose mover has a rating, is not a computer
@@ -31,6 +31,7 @@
 //! band's moves the highest likelihood, made non-decreasing. Its moves are trained at the mapped
 //! ratings, so the model's knots keep the main population's meaning.
 
+use crate::common::games::replay;
 use crate::common::games::{GameRecord, is_computer};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -684,14 +685,6 @@ pub fn table(rows: &BTreeMap<u32, BandEval>) -> String {
     s
 }
 
-/// The game up to `ply` and the human's move there, for positions given by game index (the
-/// bench's positions).
-pub fn replay(games: &[GameRecord], game: usize, ply: u32) -> Option<(Game, Move)> {
-    let g = games.get(game)?;
-    let moves = g.moves.get(..ply as usize)?;
-    Some((Game::with_moves(g.root.clone(), moves), *g.moves.get(ply as usize)?))
-}
-
 /// `model train`: reads the games, trains, writes the model file and prints its hash and the
 /// validation table.
 pub fn run_train(pgn: &Path, out: &Path, version: u32, cfg: &TrainConfig) -> Result<(), String> {
@@ -819,10 +812,10 @@ pub fn run_eval(model_path: &Path, pgn: &Path, oracle: Option<&Path>, jobs: usiz
 /// fit-part positions (maximum likelihood: q = the fit part's best-move rate) and reported on the
 /// test part.
 fn best_move_baseline(model: &HumanModel, games: &[GameRecord], oracle: &Path) -> Result<String, String> {
-    let all = super::types::load_oracle(oracle)?;
-    let eligible = super::stats::eligible(&all, None);
+    let all = crate::common::scored::load_oracle(oracle)?;
+    let eligible = crate::common::bands::eligible(&all, None);
     let mut q: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
-    let by_person = |p: &&super::types::OraclePosition| {
+    let by_person = |p: &&crate::common::scored::OraclePosition| {
         games.get(p.pos.game).is_some_and(|g| !is_computer(g.mover_name(p.pos.ply as usize)))
     };
     for p in eligible.iter().filter(by_person).filter(|p| part_of(p.pos.game) == Part::Fit) {

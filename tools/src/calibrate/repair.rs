@@ -1,4 +1,4 @@
-//! `sparring humanlike model repair`: walks a fitted ladder's self-play steps into their windows.
+//! `sparring calibrate repair`: walks a fitted ladder's self-play steps into their windows.
 //!
 //! `model fit` chooses the points in Elo order, each against the fitted point below, and its
 //! self-play half only moves the upper point's λ. A step it leaves outside the Elo formula's window
@@ -29,12 +29,12 @@
 //! match settings and search, so a stopped repair resumes where it was.
 
 use super::fit::{KS_TOLERANCE, MEAN_TOLERANCE};
-use super::model::Part;
 use super::model_fit::{
     Expected, LAMBDAS, PointFit, PointGrid, SLIPS, Setting3, Target, Targets, curve_targets, fit_point, with_point,
 };
 use super::steps;
-use super::types::OraclePosition;
+use crate::common::scored::OraclePosition;
+use crate::common::split::Part;
 use sparring::profile::Ladder;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -227,7 +227,7 @@ pub struct RepairArgs<'a> {
     pub work: &'a Path,
     pub ladder_out: &'a Path,
     pub version: Option<u32>,
-    /// The final chain's steps (the `humanlike steps` CSV).
+    /// The final chain's steps (the `calibrate steps` CSV).
     pub csv_out: &'a Path,
     /// What each point's mean loss is held to (as in `model fit`).
     pub mean_target: Target,
@@ -393,8 +393,8 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
         }
     }
     let games = crate::common::games::read_games(args.pgn)?;
-    let all = super::types::load_oracle(args.oracle)?;
-    let eligible = super::stats::eligible(&all, None);
+    let all = crate::common::scored::load_oracle(args.oracle)?;
+    let eligible = crate::common::bands::eligible(&all, None);
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
     let elos: Vec<i32> = pairs.iter().map(|&(_, e)| e).collect();
     let fit_curve = curve_targets(args.mean_target, &eligible, &games, Part::Fit, &elos)?;
