@@ -122,18 +122,9 @@ enum Cmd {
     Repair(RepairArgs),
 }
 
+/// `sparring calibrate ARGS…`.
 pub fn main(args: &[String]) -> ExitCode {
-    let cli = match crate::common::command_line::parse::<Cli>("sparring calibrate", args) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    match run(cli.cmd) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("sparring calibrate: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::common::command_line::run_tool::<Cli>("sparring calibrate", args, |cli| run(cli.cmd))
 }
 
 /// The ladder, the games its bench positions come from, and the points asked about.

@@ -11,3 +11,15 @@ pub fn parse<T: Parser>(name: &str, args: &[String]) -> Result<T, ExitCode> {
         if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS }
     })
 }
+
+/// A tool's `main`: parses `args` as `T` ([`parse`]) and runs it; a failed run prints
+/// `NAME: error` on stderr and exits 1.
+pub fn run_tool<T: Parser>(name: &str, args: &[String], run: impl FnOnce(T) -> Result<ExitCode, String>) -> ExitCode {
+    match parse::<T>(name, args) {
+        Ok(parsed) => run(parsed).unwrap_or_else(|e| {
+            eprintln!("{name}: {e}");
+            ExitCode::FAILURE
+        }),
+        Err(code) => code,
+    }
+}

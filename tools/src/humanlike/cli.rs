@@ -79,18 +79,9 @@ enum Cmd {
     },
 }
 
+/// `sparring humanlike ARGS…`.
 pub fn main(args: &[String]) -> ExitCode {
-    let cli = match crate::common::command_line::parse::<Cli>("sparring humanlike", args) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    match run(cli.cmd) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("sparring humanlike: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::common::command_line::run_tool::<Cli>("sparring humanlike", args, |cli| run(cli.cmd))
 }
 
 #[derive(clap::Args, Debug)]

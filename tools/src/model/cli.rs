@@ -65,18 +65,9 @@ enum Cmd {
     },
 }
 
+/// `sparring model ARGS…`.
 pub fn main(args: &[String]) -> ExitCode {
-    let cli = match crate::common::command_line::parse::<Cli>("sparring model", args) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    match run(cli.cmd) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("sparring model: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::common::command_line::run_tool::<Cli>("sparring model", args, |cli| run(cli.cmd))
 }
 
 #[derive(clap::Args, Debug)]
