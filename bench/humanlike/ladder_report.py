@@ -70,7 +70,7 @@ w("Method (reproducible): `bench/humanlike/run.sh` (positions + depth-8 internal
   "makes of the move, weight the Boltzmann choice, which becomes softer, λ 3.6–7.5; fitted on each "
   "band's even games, held-out expected match +1.0 to +1.7 points; [`../humanlike/README.md`]"
   "(../humanlike/README.md#human-move-prior-sparring-humanlike-prior-fit-ladder-v8), "
-  "`humanlike-prior-fit.txt`), each checked with `sparring calibrate check --points BAND:ELO --ladder FILE` (header of "
+  "`humanlike-prior-fit.txt` in the archive, `bench/ARCHIVE.md`), each checked with `sparring calibrate check --points BAND:ELO --ladder FILE` (header of "
   "`profiles/ladder.toml`). The tables are `sparring calibrate check` (the real player, seed 777), "
   "this page is `bench/humanlike/ladder_report.py`. Eligible positions: not forced, best score not "
   "a mate, |eval| ≤ 600. Loss = oracle best − played, capped at 300 cp.\n")

@@ -1,6 +1,7 @@
 # Prototype (issue 6, not shipped): conditional logit per band, u = -(se/s)^c (+ beta . features),
 # fitted on even games, evaluated on odd games: expected match rate with the human move, top-1 rate
 # and expected loss, without and with the feature prior. Output: bench/results/humanlike-prior-prototype.txt
+# (the last one made is in the archive, bench/ARCHIVE.md)
 # Needs numpy, scipy (bench/requirements.txt): run with bench/py.sh; reads /tmp/prior-data.pkl from prior_features.py.
 import pickle, numpy as np, math
 from scipy.optimize import minimize
