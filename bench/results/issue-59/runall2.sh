@@ -5,25 +5,12 @@
 # on both alike. Concurrency 1; each chunk resumable by its JSON in /tmp/m59.
 NEW=/tmp/sparring-new-59c   # main b54b035 (clock shared over 40 moves)
 OLD=/tmp/sparring-old-59    # main 1a85ac8 (clock shared over 16 moves)
-SF=/usr/games/stockfish; TOGA=/usr/games/toga2
-BOOK=/work/shared/data/openings/noob_3moves.epd
-mkdir -p /tmp/m59
-m() { # name tc games srand engine1-args... -- engine2-args...
-  local name=$1 tc=$2 games=$3 srand=$4; shift 4
-  [ -f /tmp/m59/$name.json ] && return
-  rm -f /tmp/m59/$name.pgn
-  $NEW match "$@" -each tc=$tc timemargin=200 option.Hash=16 -games 2 -rounds $((games/2)) -repeat -concurrency 1 \
-    -srand $srand -openings file=$BOOK order=random -pgnout /tmp/m59/$name.pgn -jsonout /tmp/m59/$name.json \
-    -progress lines > /tmp/m59/$name.log 2>&1
-}
+source "$(dirname "$0")/lib.sh"
 E_NEW=(-engine cmd=$NEW name=sparring-new "option.Move Overhead=100")
 E_OLD=(-engine cmd=$OLD name=sparring-old "option.Move Overhead=100")
-E_SF24=(-engine cmd=$SF name=sf2400 option.UCI_LimitStrength=true option.UCI_Elo=2400 "option.Move Overhead=100")
-E_SF=(-engine cmd=$SF name=stockfish "option.Move Overhead=100")
-E_TOGA=(-engine cmd=$TOGA name=toga2)
 m new-sf-10-b 10+0.1 10 159 "${E_NEW[@]}" "${E_SF[@]}"
 m new-sf-60 60+0 20 159 "${E_NEW[@]}" "${E_SF[@]}"
-for r in 2 3 4 5 6 7 8 9 10; do
+for r in 2 3 4 5 6 7 8 9 10 11; do   # sf2400: 240 games a side, Toga II: 200
   m new-sf2400-10-s$r 10+0.1 20 $((59+r)) "${E_NEW[@]}" "${E_SF24[@]}"
   m old-sf2400-10-s$r 10+0.1 20 $((59+r)) "${E_OLD[@]}" "${E_SF24[@]}"
   m new-toga-10-s$r 10+0.1 20 $((59+r)) "${E_NEW[@]}" "${E_TOGA[@]}"
