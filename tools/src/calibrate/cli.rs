@@ -178,6 +178,10 @@ struct FitArgs {
     /// own, fitted on the same part) or the band's people on the same positions.
     #[arg(long, value_enum, default_value = "curve")]
     mean_target: model_fit::Target,
+    /// A v7 ladder: also try the model's rating input this far from each point's own (comma-
+    /// separated, e.g. -600,-400,-200); a chosen offset is written as the point's `model_elo`.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    model_offsets: Vec<f64>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -296,6 +300,7 @@ fn model_fit_cmd(args: FitArgs) -> Result<ExitCode, String> {
         work,
         deep_p,
         mean_target,
+        model_offsets,
     } = args;
     if let Some(p) = deep_p.iter().find(|p| !(0.0..=1.0).contains(*p)) {
         return Err(format!("--deep-p {p}: a probability must lie in 0..=1"));
@@ -318,6 +323,7 @@ fn model_fit_cmd(args: FitArgs) -> Result<ExitCode, String> {
         steps,
         work: &work,
         deep_ps: deep_p,
+        model_offsets,
         target: mean_target,
     })?;
     Ok(ExitCode::SUCCESS)

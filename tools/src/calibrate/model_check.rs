@@ -94,7 +94,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
             .map(|(_, by_band)| usable(by_band.get(&band).map(Vec::as_slice).unwrap_or_default(), &games))
             .collect();
         let t0 = std::time::Instant::now();
-        let judged = decide(&level, &band_sets, &games, args.jobs);
+        let judged = decide(&level, &band_sets, &games, (args.jobs, &[]));
         eprintln!("model check: band {band} point {elo}: searched in {:.0} s", t0.elapsed().as_secs_f64());
         for (((name, _), ds), curve) in sets.iter().zip(&judged).zip(&curves) {
             let refs: Vec<&super::model_fit::Decision> = ds.iter().collect();

@@ -33,6 +33,14 @@
 //! not be the strongest setting there; if none is inside, the one nearest the expectation. The per-move
 //! limits are never traded for the step: a step that the feasible set cannot reach is reported
 //! as missed. The test part's games are the held-out report, next to the point as it is in the ladder given.
+//!
+//! **The model's rating input** (`--model-offsets`, a v7 ladder only): each position's
+//! ln P_human is also taken at the point's model input shifted by each offset (the opponent input
+//! with it when it follows the point's), and the offset becomes one more dimension of the grid
+//! (λ × β × offset × slip rate; the frontier keeps the best match per λ over all of them). Ladder
+//! v21's first fit found that a sharpened model at a *lower* input errs like the band per move,
+//! but that a lower input also costs games, so the input is chosen with the step, not apart from
+//! it. A chosen offset is written as the point's `model_elo`.
 
 use super::fit::COMFORT;
 pub use super::fit::Expected;
@@ -119,7 +127,10 @@ struct Branch {
 pub(super) struct Decision {
     shallow: Branch,
     deep: Option<Branch>,
+    /// ln P_human of the root moves at the point's own model input ...
     logp: Vec<f64>,
+    /// ... and at each other model input the fit tries (offset, ln P), for a v7 point.
+    shifted: Vec<(f64, Vec<f64>)>,
     pub(super) loss: Vec<i32>,
     pub(super) human: usize,
     pub(super) human_loss: i32,
@@ -131,14 +142,16 @@ pub(super) struct Decision {
     pub(super) key: (usize, u32),
 }
 
-/// A setting of the grid: the choice (λ, β, slip rate) and, for a point with a deeper look, how
-/// often it takes it (ignored by a point without one).
+/// A setting of the grid: the choice (λ, β, slip rate), for a point with a deeper look how
+/// often it takes it (ignored by a point without one), and for a v7 point how far its model
+/// rating input lies from the point's own (`--model-offsets`; 0: the point's `model_elo`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setting3 {
     pub lambda: f64,
     pub beta: f64,
     pub slip_p: f64,
     pub deep_p: f64,
+    pub model_offset: f64,
 }
 
 /// The fit of one point.
@@ -171,6 +184,8 @@ pub struct PointGrid<'a> {
     pub max_slip: f64,
     /// Deeper-look probabilities tried (empty: the point's own).
     pub deep_ps: &'a [f64],
+    /// Offsets of the model's rating input from the point's own tried besides 0 (a v7 point only).
+    pub model_offsets: &'a [f64],
     pub targets: Targets,
 }
 
@@ -237,6 +252,7 @@ pub(super) struct Searched {
     shallow: Branch,
     deep: Option<Branch>,
     logp: Vec<f64>,
+    shifted: Vec<(f64, Vec<f64>)>,
 }
 
 /// The point's searches on each position (None where the fit leaves it out: one legal move, a
@@ -245,12 +261,13 @@ pub(super) fn search_positions(
     level: &LevelSettings,
     positions: &[&crate::common::scored::SampledPosition],
     games: &[GameRecord],
-    jobs: usize,
+    (jobs, offsets): (usize, &[f64]),
 ) -> Vec<Option<Searched>> {
     let (shallow, deep) = searches(level);
     let model = level.human.as_ref().map(|h| (h.model.clone(), h.rating));
     let decided_lambda = level.human.as_ref().map_or(1.0, |h| h.decided_lambda);
     let bare_king_lambda = level.human.as_ref().and_then(|h| h.bare_king_lambda);
+    let shift_oppo = level.maia3.as_ref().is_some_and(|m| m.oppo_elo == m.self_elo);
     let jobs = jobs.max(1);
     let chunk = positions.len().div_ceil(jobs).max(1);
     std::thread::scope(|scope| {
@@ -274,17 +291,27 @@ pub(super) fn search_positions(
                             let root = &res.root_moves;
                             let moves: Vec<Move> = root.iter().map(|r| r.mv).collect();
                             let deeper = deep.as_ref().map(|d| d.search_weak(&mut weak, &request, &control).root_moves);
+                            let m3 = level.maia3.as_ref().map(|m3| with_game_history(m3, &games[p.game], p.ply));
                             let logp = match model {
-                                Some((m, rating)) => level
-                                    .maia3
+                                Some((m, rating)) => m3
                                     .as_ref()
-                                    .and_then(|m3| {
-                                        with_game_history(m3, &games[p.game], p.ply).log_probs(&game, &moves)
-                                    })
+                                    .and_then(|m3| m3.log_probs(&game, &moves))
                                     .unwrap_or_else(|| m.game_log_probs(&mut look, &game, &moves, *rating)),
                                 None => vec![0.0; moves.len()],
                             };
-                            searched(root, deeper.as_deref(), &level.choice, logp, decided_lambda, bare)
+                            // The other model inputs of a v7 point: its own shifted by each offset
+                            // (the opponent input with it where the point names none of its own).
+                            let shifted = offsets
+                                .iter()
+                                .filter(|&&o| o != 0.0)
+                                .filter_map(|&o| {
+                                    let m3 = m3.as_ref()?;
+                                    let oppo = if shift_oppo { m3.oppo_elo + o } else { m3.oppo_elo };
+                                    let at = Maia3Choice { self_elo: m3.self_elo + o, oppo_elo: oppo, ..m3.clone() };
+                                    Some((o, at.log_probs(&game, &moves)?))
+                                })
+                                .collect();
+                            searched(root, deeper.as_deref(), &level.choice, (logp, shifted), decided_lambda, bare)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -309,7 +336,7 @@ pub(super) fn decide(
     level: &LevelSettings,
     sets: &[Vec<&OraclePosition>],
     games: &[GameRecord],
-    jobs: usize,
+    (jobs, offsets): (usize, &[f64]),
 ) -> Vec<Vec<Decision>> {
     let mut index: std::collections::HashMap<(usize, u32), usize> = std::collections::HashMap::new();
     let mut order: Vec<&crate::common::scored::SampledPosition> = Vec::new();
@@ -319,7 +346,7 @@ pub(super) fn decide(
             order.len() - 1
         });
     }
-    let searched = search_positions(level, &order, games, jobs);
+    let searched = search_positions(level, &order, games, (jobs, offsets));
     sets.iter()
         .map(|set| set.iter().filter_map(|p| judge(searched[index[&(p.pos.game, p.pos.ply)]].as_ref()?, p)).collect())
         .collect()
@@ -363,7 +390,7 @@ fn searched(
     root: &[sparring::search::RootMove],
     deeper: Option<&[sparring::search::RootMove]>,
     choice: &policy::ChoiceSettings,
-    logp: Vec<f64>,
+    (logp, shifted): (Vec<f64>, Vec<(f64, Vec<f64>)>),
     decided_lambda: f64,
     bare_king_lambda: Option<f64>,
 ) -> Option<Searched> {
@@ -383,7 +410,7 @@ fn searched(
         (Some(d), Some(_)) => d.clone(),
         _ => shallow,
     };
-    Some(Searched { moves: order.iter().map(|m| uci_of(*m)).collect(), shallow, deep, logp })
+    Some(Searched { moves: order.iter().map(|m| uci_of(*m)).collect(), shallow, deep, logp, shifted })
 }
 
 /// The decision `s` judged by one oracle's scores of the same position (None: the oracle does
@@ -394,6 +421,7 @@ pub(super) fn judge(s: &Searched, p: &OraclePosition) -> Option<Decision> {
         shallow: s.shallow.clone(),
         deep: s.deep.clone(),
         logp: s.logp.clone(),
+        shifted: s.shifted.clone(),
         loss: s.moves.iter().map(|m| p.loss(m).unwrap_or(LOSS_CAP)).collect(),
         human,
         human_loss: p.loss(&p.pos.human).unwrap_or(LOSS_CAP),
@@ -415,6 +443,12 @@ impl Branch {
 }
 
 impl Decision {
+    /// ln P_human of the root moves with the model's rating input `offset` from the point's own
+    /// (an offset the decision was not searched with reads as 0).
+    fn logp_at(&self, offset: f64) -> &[f64] {
+        self.shifted.iter().find(|(o, _)| *o == offset).map_or(&self.logp, |(_, l)| l)
+    }
+
     /// Everything the exact expectations use, per root move (for analysis outside the fit):
     /// both searches' views, the model's ln P_human, the oracle's loss and blunder flags.
     pub(super) fn to_json(&self) -> serde_json::Value {
@@ -424,6 +458,7 @@ impl Decision {
             "shallow": self.shallow.to_json(),
             "deep": self.deep.as_ref().map(Branch::to_json),
             "logp": self.logp,
+            "shifted": self.shifted,
             "loss": self.loss,
             "blunder": self.blunder,
             "human": self.human,
@@ -464,11 +499,12 @@ fn branch_probabilities(b: &Branch, logp: &[f64], s: &Setting3) -> Vec<f64> {
 /// The point's chance of each root move: its choice after its own search, mixed with its choice
 /// after the deeper look in the setting's proportion.
 pub(super) fn probabilities(d: &Decision, s: &Setting3) -> Vec<f64> {
-    let shallow = || branch_probabilities(&d.shallow, &d.logp, s);
+    let logp = d.logp_at(s.model_offset);
+    let shallow = || branch_probabilities(&d.shallow, logp, s);
     match &d.deep {
-        Some(deep) if s.deep_p >= 1.0 => branch_probabilities(deep, &d.logp, s),
+        Some(deep) if s.deep_p >= 1.0 => branch_probabilities(deep, logp, s),
         Some(deep) if s.deep_p > 0.0 => {
-            let q = branch_probabilities(deep, &d.logp, s);
+            let q = branch_probabilities(deep, logp, s);
             shallow().iter().zip(q).map(|(a, b)| (1.0 - s.deep_p) * a + s.deep_p * b).collect()
         }
         _ => shallow(),
@@ -502,13 +538,14 @@ struct Grid {
     strongest: Option<Setting3>,
 }
 
-/// The grid over `deep_ps` (the deeper-look probabilities tried) × λ × β × slip rate.
+/// The grid over `deep_ps` (the deeper-look probabilities tried) × λ × β × the model's rating
+/// input (`offsets` from the point's own, 0 among them) × slip rate.
 fn grid(
     fit: &[&Decision],
     second: Option<&[&Decision]>,
     targets: [Option<f64>; 2],
     max_slip: f64,
-    deep_ps: &[f64],
+    (deep_ps, offsets): (&[f64], &[f64]),
 ) -> Grid {
     let mut best: Option<(Setting3, Expected, f64)> = None;
     let mut frontier: Vec<(Setting3, Expected)> = Vec::new();
@@ -516,12 +553,12 @@ fn grid(
     let mut strongest: Option<(Setting3, Expected)> = None;
     for (deep_p, lambda) in deep_ps.iter().flat_map(|&d| LAMBDAS.map(|l| (d, l))) {
         let mut at_lambda: Option<(Setting3, Expected)> = None;
-        for beta in BETAS {
+        for (beta, model_offset) in BETAS.iter().flat_map(|&b| offsets.iter().map(move |&o| (b, o))) {
             for slip_p in SLIPS {
                 if slip_p > max_slip + 1e-12 {
                     continue;
                 }
-                let s = Setting3 { lambda, beta, slip_p, deep_p };
+                let s = Setting3 { lambda, beta, slip_p, deep_p, model_offset };
                 let e = aimed(expected(fit, &s), targets[0]);
                 // With a second oracle a setting must keep inside the limits by both.
                 let cost = second.map_or(e.cost(), |d| e.cost().max(aimed(expected(d, &s), targets[1]).cost()));
@@ -570,6 +607,7 @@ pub(super) fn point_level(ladder: &Ladder, elo: i32) -> Result<(LevelSettings, S
         beta: level.human.as_ref().map_or(0.0, |h| h.beta),
         slip_p: level.choice.slip_p,
         deep_p: level.deep.p,
+        model_offset: 0.0,
     };
     level.prior = None;
     if level.human.is_none() {
@@ -602,14 +640,18 @@ pub fn fit_point(
     grid_of: PointGrid,
     jobs: usize,
 ) -> Result<PointFit, String> {
-    let PointGrid { max_slip, deep_ps, targets } = grid_of;
+    let PointGrid { max_slip, deep_ps, model_offsets, targets } = grid_of;
     let (level, now) = point_level(ladder, elo)?;
+    if model_offsets.iter().any(|&o| o != 0.0) && level.maia3.is_none() {
+        return Err(format!("point {elo}: model offsets need a ladder with human_model = 7 (Maia-3)"));
+    }
+    let offsets: Vec<f64> = std::iter::once(0.0).chain(model_offsets.iter().copied().filter(|&o| o != 0.0)).collect();
     let base_deep = now.deep_p;
     let deep_ps: Vec<f64> = if base_deep > 0.0 && !deep_ps.is_empty() { deep_ps.to_vec() } else { vec![base_deep] };
     let t0 = std::time::Instant::now();
     let mut sets = vec![usable(positions, games)];
     sets.extend(second.map(|s| usable(s, games)));
-    let mut decided = decide(&level, &sets, games, jobs).into_iter();
+    let mut decided = decide(&level, &sets, games, (jobs, &offsets)).into_iter();
     let ds = decided.next().unwrap_or_default();
     let ds2 = decided.next().unwrap_or_default();
     let fit: Vec<&Decision> = ds.iter().filter(|d| !d.test).collect();
@@ -649,7 +691,7 @@ pub fn fit_point(
         ("as is".to_string(), "test", now, aimed(expected(&test, &now), t_test)),
     ];
     let Grid { best: (chosen, e), frontier, weakest, strongest } =
-        grid(&fit, judge2, [t_fit, t_fit2], max_slip, &deep_ps);
+        grid(&fit, judge2, [t_fit, t_fit2], max_slip, (&deep_ps, &offsets));
     rows.push(("with model".to_string(), "fit", chosen, e));
     rows.push(("with model".to_string(), "test", chosen, aimed(expected(&test, &chosen), t_test)));
     if !ds2.is_empty() {
@@ -659,7 +701,7 @@ pub fn fit_point(
         }
     }
     // The model's own top-1 (β alone, λ → 0) on the same decisions, for the report.
-    let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0, deep_p: base_deep };
+    let alone = Setting3 { lambda: 1e-9, beta: 50.0, slip_p: 0.0, deep_p: base_deep, model_offset: 0.0 };
     rows.push(("model alone".to_string(), "test", alone, aimed(expected(&test, &alone), t_test)));
     let (test, fit): (Vec<Decision>, Vec<Decision>) = ds.into_iter().partition(|d| d.test);
     let (test2, fit2): (Vec<Decision>, Vec<Decision>) = ds2.into_iter().partition(|d| d.test);
@@ -689,6 +731,8 @@ pub struct FitArgs<'a> {
     /// Deeper-look probabilities to fit for the points that have a deeper look (empty: each
     /// point's own).
     pub deep_ps: Vec<f64>,
+    /// Offsets of the model's rating input tried besides the point's own (v7 ladders).
+    pub model_offsets: Vec<f64>,
     /// What the mean loss is held against: the humans' curve at the point's Elo (each oracle's
     /// own, on the same part) or the band's people on the same positions.
     pub target: Target,
@@ -710,6 +754,16 @@ pub(super) fn with_point(base: &Ladder, elo: i32, s: &Setting3, keep_above: bool
     p.lambda = Some(round_to(s.lambda, 4));
     p.beta = Some(round_to(s.beta, 4));
     p.slip_p = round_to(s.slip_p, 5);
+    if s.model_offset != 0.0 {
+        // The model's rating input moves by the offset; an opponent input that follows it (none
+        // of its own, or the same) moves with it, as the fit searched it.
+        let own = p.model_elo.unwrap_or(f64::from(elo));
+        let moved = round_to(own + s.model_offset, 1);
+        if p.model_oppo_elo == Some(own) {
+            p.model_oppo_elo = Some(moved);
+        }
+        p.model_elo = Some(moved);
+    }
     if p.deep_nodes > p.nodes {
         p.deep_p = round_to(s.deep_p, 4);
     }
@@ -754,12 +808,13 @@ fn choose_by_steps(
         let t0 = std::time::Instant::now();
         let result = steps::play_step(&path, f.elo, lower, cfg)?;
         let line = format!(
-            "  step {} vs {lower}: deep {:.2} lambda {:.2} beta {:.2} slip {:.3} (match {match_rate:.4}): {} games {:.1} % ± {:.1} [{:.0} s]",
+            "  step {} vs {lower}: deep {:.2} lambda {:.2} beta {:.2} slip {:.3} model {:+.0} (match {match_rate:.4}): {} games {:.1} % ± {:.1} [{:.0} s]",
             f.elo,
             s.deep_p,
             s.lambda,
             s.beta,
             s.slip_p,
+            s.model_offset,
             result.games,
             result.score,
             result.error95,
@@ -841,7 +896,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     };
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
     let mut csv = String::from(
-        "band,elo,model,set,deep_p,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate\n",
+        "band,elo,model,set,deep_p,lambda,beta,slip_p,n,mean_loss,human_mean_loss,mean_error_pct,ks,match_rate,model_offset\n",
     );
     let mut out = String::new();
     let mut pairs = args.pairs.clone();
@@ -874,7 +929,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             fit: [at(&curve_fit, elo), at(&curve_fit2, elo)],
             test: [at(&curve_test, elo), at(&curve_test2, elo)],
         };
-        let grid_of = PointGrid { max_slip, deep_ps: &args.deep_ps, targets };
+        let grid_of = PointGrid { max_slip, deep_ps: &args.deep_ps, model_offsets: &args.model_offsets, targets };
         let mut f = fit_point(&fitted, (band, elo), (&positions, second), &games, grid_of, args.jobs)?;
         let mut part = String::new();
         let _ = writeln!(
@@ -924,7 +979,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
                 e.ks,
                 e.match_rate
             );
-            let _ = writeln!(csv, "{band},{elo},{label},{set},{fields}");
+            let _ = writeln!(csv, "{band},{elo},{label},{set},{fields},{}", s.model_offset);
             let _ = writeln!(
                 part,
                 "  {label:<12} {set:<5} {:5.2} {:7.2} {:5.2} {:6.3} {:5} {:6.1} {:7.1} {:+6.1} % {:.3} {:.4}  {:5.2} % ({:5.2} %)",
@@ -950,11 +1005,12 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
                 .unwrap_or_default();
             let _ = writeln!(
                 part,
-                "    deep {:4.2}  lambda {:5.2}  beta {:5.2}  slip {:.3}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}  blunders {:4.2} % ({:4.2} %){second}",
+                "    deep {:4.2}  lambda {:5.2}  beta {:5.2}  slip {:.3}  model {:+5.0}: mean {:5.1} ({:+5.1} %)  KS {:.3}  match {:.4}  blunders {:4.2} % ({:4.2} %){second}",
                 s.deep_p,
                 s.lambda,
                 s.beta,
                 s.slip_p,
+                s.model_offset,
                 e.mean,
                 100.0 * e.error(),
                 e.ks,
@@ -965,8 +1021,8 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         }
         let _ = writeln!(
             part,
-            "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}  deep_p = {:.2}",
-            f.chosen.lambda, f.chosen.beta, f.chosen.slip_p, f.chosen.deep_p
+            "  ladder lines: lambda = {:.2}  beta = {:.2}  slip_p = {:.3}  deep_p = {:.2}  (model input {:+.0} from the point's)",
+            f.chosen.lambda, f.chosen.beta, f.chosen.slip_p, f.chosen.deep_p, f.chosen.model_offset
         );
         eprint!("{}", &part[printed..]);
         out.push_str(&part);
@@ -1017,6 +1073,7 @@ mod tests {
                     shallow: Branch { delta: vec![Some(0.0), Some(-0.6), Some(-3.0)], gate: vec![1, 2], decided: None },
                     deep: None,
                     logp: vec![0.4f64.ln(), 0.5f64.ln(), 0.1f64.ln()],
+                    shifted: vec![],
                     human_loss: loss[human],
                     loss,
                     human,
@@ -1034,7 +1091,7 @@ mod tests {
         for lambda in LAMBDAS {
             for beta in BETAS {
                 for slip_p in SLIPS.into_iter().filter(|&s| s <= max_slip + 1e-12) {
-                    all.push(Setting3 { lambda, beta, slip_p, deep_p: 0.0 });
+                    all.push(Setting3 { lambda, beta, slip_p, deep_p: 0.0, model_offset: 0.0 });
                 }
             }
         }
@@ -1048,11 +1105,14 @@ mod tests {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
         assert!(
-            (expected(&refs, &Setting3 { lambda: 1.0, beta: 1.0, slip_p: 0.0, deep_p: 0.0 }).human_mean - 54.0).abs()
+            (expected(&refs, &Setting3 { lambda: 1.0, beta: 1.0, slip_p: 0.0, deep_p: 0.0, model_offset: 0.0 })
+                .human_mean
+                - 54.0)
+                .abs()
                 < 1e-9
         );
         for target in [40.0, 70.0] {
-            let g = grid(&refs, None, [Some(target), None], 0.05, &[0.0]);
+            let g = grid(&refs, None, [Some(target), None], 0.05, (&[0.0], &[0.0]));
             assert!(!g.frontier.is_empty(), "target {target}: nothing feasible");
             for (s, e) in &g.frontier {
                 assert_eq!(e.human_mean, target);
@@ -1066,7 +1126,7 @@ mod tests {
             }
         }
         // A second oracle's own target binds too: one that no setting can meet leaves nothing feasible.
-        let g = grid(&refs, Some(&refs), [Some(54.0), Some(5.0)], 0.05, &[0.0]);
+        let g = grid(&refs, Some(&refs), [Some(54.0), Some(5.0)], 0.05, (&[0.0], &[0.0]));
         assert!(g.frontier.is_empty());
     }
 
@@ -1074,7 +1134,7 @@ mod tests {
     fn the_grid_keeps_feasible_settings_and_finds_both_extremes() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, None, [None, None], 0.05, &[0.0]);
+        let g = grid(&refs, None, [None, None], 0.05, (&[0.0], &[0.0]));
         let feasible: Vec<(Setting3, Expected)> = every_setting(0.05)
             .into_iter()
             .map(|s| (s, expected(&refs, &s)))
@@ -1112,8 +1172,8 @@ mod tests {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
         // The same oracle twice changes nothing.
-        let alone = grid(&refs, None, [None, None], 0.05, &[0.0]);
-        let twice = grid(&refs, Some(&refs), [None, None], 0.05, &[0.0]);
+        let alone = grid(&refs, None, [None, None], 0.05, (&[0.0], &[0.0]));
+        let twice = grid(&refs, Some(&refs), [None, None], 0.05, (&[0.0], &[0.0]));
         assert_eq!(
             alone.frontier.iter().map(|f| f.0).collect::<Vec<_>>(),
             twice.frontier.iter().map(|f| f.0).collect::<Vec<_>>()
@@ -1131,7 +1191,7 @@ mod tests {
             })
             .collect();
         let other_refs: Vec<&Decision> = other.iter().collect();
-        let both = grid(&refs, Some(&other_refs), [None, None], 0.05, &[0.0]);
+        let both = grid(&refs, Some(&other_refs), [None, None], 0.05, (&[0.0], &[0.0]));
         assert!(!both.frontier.is_empty());
         for (s, e) in &both.frontier {
             assert!(e.cost() <= COMFORT && expected(&other_refs, s).cost() <= COMFORT, "{s:?}");
@@ -1152,7 +1212,7 @@ mod tests {
             d.deep = Some(Branch { delta: vec![Some(-0.2), Some(0.0), Some(-3.0)], gate: vec![2], decided: None });
         }
         let refs: Vec<&Decision> = ds.iter().collect();
-        let at = |deep_p: f64| Setting3 { lambda: 4.0, beta: 1.0, slip_p: 0.05, deep_p };
+        let at = |deep_p: f64| Setting3 { lambda: 4.0, beta: 1.0, slip_p: 0.05, deep_p, model_offset: 0.0 };
         let (shallow, deep) = (probabilities(refs[0], &at(0.0)), probabilities(refs[0], &at(1.0)));
         assert_eq!(shallow, branch_probabilities(&refs[0].shallow, &refs[0].logp, &at(0.0)));
         assert!(deep[1] > shallow[1]);
@@ -1163,7 +1223,7 @@ mod tests {
         assert!((mixed.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         let e = |p: f64| expected(&refs, &at(p));
         assert!(e(0.0).mean < e(0.5).mean && e(0.5).mean < e(1.0).mean, "the 60 cp move costs more often");
-        let g = grid(&refs, None, [None, None], 0.05, &[0.0, 0.5, 1.0]);
+        let g = grid(&refs, None, [None, None], 0.05, (&[0.0, 0.5, 1.0], &[0.0]));
         assert!(g.frontier.windows(2).all(|w| (w[0].0.deep_p, w[0].0.lambda) < (w[1].0.deep_p, w[1].0.lambda)));
         assert!(g.frontier.iter().any(|(s, _)| s.deep_p == 0.0));
         // A decision without a deeper look ignores the probability.
@@ -1198,7 +1258,7 @@ mod tests {
         // A model that rates the 150 cp move likely: uncapped the choice follows it, capped only a
         // slip plays it (its share of the slip, by the model's weights over the gate).
         let logp = vec![(0.1f64).ln(), (0.1f64).ln(), (0.7f64).ln(), (0.1f64).ln()];
-        let s = Setting3 { lambda: 1.0, beta: 5.0, slip_p: 0.1, deep_p: 0.0 };
+        let s = Setting3 { lambda: 1.0, beta: 5.0, slip_p: 0.1, deep_p: 0.0, model_offset: 0.0 };
         let (p_open, p_cap) = (branch_probabilities(&b_open, &logp, &s), branch_probabilities(&b_cap, &logp, &s));
         assert!(p_open[2] > 0.5, "{p_open:?}");
         let gate_share = 0.7f64.powf(5.0) / (0.7f64.powf(5.0) + 0.1f64.powf(5.0));
@@ -1217,7 +1277,7 @@ mod tests {
     #[test]
     fn a_fitted_deeper_look_is_written_only_where_the_point_has_one() {
         let ladder = Ladder::builtin();
-        let s = Setting3 { lambda: 1.0, beta: 1.0, slip_p: 0.0, deep_p: 0.75 };
+        let s = Setting3 { lambda: 1.0, beta: 1.0, slip_p: 0.0, deep_p: 0.75, model_offset: 0.0 };
         let with = with_point(&ladder, 1300, &s, true).unwrap();
         assert_eq!(with.points.iter().find(|p| p.elo == 1300).unwrap().deep_p, 0.75);
         // 1900 searches 20000 nodes with no deeper look of its own: the probability is not written.
@@ -1225,11 +1285,48 @@ mod tests {
         assert_eq!(without.points.iter().find(|p| p.elo == 1900).unwrap().deep_p, 0.0);
     }
 
+    /// The model's rating input as a dimension: decisions searched at a second input (offset
+    /// −300) whose ln P_human puts more weight on the humans' moves; the grid prefers that input
+    /// at equal per-move cost, reads offset 0 as the point's own, and the chosen offset is written
+    /// as the point's `model_elo` (with the opponent input where it followed the point's).
+    #[test]
+    fn the_model_input_is_a_dimension_of_the_grid() {
+        let mut ds = decisions();
+        for d in &mut ds {
+            // At the lower input the model leans more to the humans' most common move (half of
+            // them play it; the point's own input gives it 0.4).
+            d.shifted = vec![(-300.0, vec![0.6f64.ln(), 0.3f64.ln(), 0.1f64.ln()])];
+        }
+        let refs: Vec<&Decision> = ds.iter().collect();
+        let at = |model_offset: f64| Setting3 { lambda: 0.5, beta: 2.0, slip_p: 0.0, deep_p: 0.0, model_offset };
+        assert_eq!(probabilities(refs[0], &at(0.0)), probabilities(refs[0], &at(123.0)), "an unsearched offset is 0");
+        assert_ne!(probabilities(refs[0], &at(0.0)), probabilities(refs[0], &at(-300.0)));
+        let only_own = grid(&refs, None, [None, None], 0.05, (&[0.0], &[0.0]));
+        let both = grid(&refs, None, [None, None], 0.05, (&[0.0], &[0.0, -300.0]));
+        assert!(only_own.frontier.iter().all(|(s, _)| s.model_offset == 0.0));
+        assert!(both.best.1.match_rate > only_own.best.1.match_rate, "{:?} {:?}", both.best, only_own.best);
+        assert_eq!(both.best.0.model_offset, -300.0);
+        assert!(both.frontier.iter().any(|(s, _)| s.model_offset == -300.0), "{:?}", both.frontier);
+        // Written into a ladder: 1700 of the shipped ladder has no model_elo (its Elo is its input).
+        let ladder = Ladder::builtin();
+        let moved = with_point(&ladder, 1700, &at(-300.0), true).unwrap();
+        let p = moved.points.iter().find(|p| p.elo == 1700).unwrap();
+        assert_eq!((p.model_elo, p.model_oppo_elo), (Some(1400.0), None));
+        let kept = with_point(&ladder, 1700, &at(0.0), true).unwrap();
+        assert_eq!(kept.points.iter().find(|p| p.elo == 1700).unwrap().model_elo, None);
+        let mut named = ladder.clone();
+        let q = named.points.iter_mut().find(|p| p.elo == 1700).unwrap();
+        (q.model_elo, q.model_oppo_elo) = (Some(2000.0), Some(2000.0));
+        let moved = with_point(&named, 1700, &at(-300.0), true).unwrap();
+        let p = moved.points.iter().find(|p| p.elo == 1700).unwrap();
+        assert_eq!((p.model_elo, p.model_oppo_elo), (Some(1700.0), Some(1700.0)));
+    }
+
     #[test]
     fn no_slip_above_the_point_below() {
         let ds = decisions();
         let refs: Vec<&Decision> = ds.iter().collect();
-        let g = grid(&refs, None, [None, None], 0.0, &[0.0]);
+        let g = grid(&refs, None, [None, None], 0.0, (&[0.0], &[0.0]));
         assert!(g.frontier.iter().all(|(s, _)| s.slip_p == 0.0));
         assert_eq!(g.best.0.slip_p, 0.0);
         assert!(g.strongest.is_some_and(|s| s.slip_p == 0.0) && g.weakest.is_some_and(|s| s.slip_p == 0.0));

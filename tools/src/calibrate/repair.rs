@@ -415,6 +415,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
             PointGrid {
                 max_slip: 1.0,
                 deep_ps: &[],
+                model_offsets: &[],
                 targets: Targets { fit: [at(&fit_curve, elo), None], test: [at(&test_curve, elo), None] },
             },
             args.jobs,
@@ -558,7 +559,7 @@ mod tests {
             .enumerate()
             .map(|(k, &slip_p)| Link {
                 elo: 900 + 200 * k as i32,
-                setting: Setting3 { lambda: 1.0, beta: 4.0, slip_p, deep_p: 0.0 },
+                setting: Setting3 { lambda: 1.0, beta: 4.0, slip_p, deep_p: 0.0, model_offset: 0.0 },
             })
             .collect()
     }
@@ -617,7 +618,7 @@ mod tests {
         assert_eq!(moves, vec![(1100, 0.75, 0.10, false), (1300, 1.0, 0.08, true)]);
         assert_eq!(
             c[1].setting,
-            Setting3 { lambda: 1.0, beta: 4.0, slip_p: 0.10, deep_p: 0.0 },
+            Setting3 { lambda: 1.0, beta: 4.0, slip_p: 0.10, deep_p: 0.0, model_offset: 0.0 },
             "undone moves leave no trace"
         );
         assert!(out.steps.iter().all(|r| r.passes()));
