@@ -15,6 +15,8 @@
 //!   all-move oracle files, `sparring strength ipr calibrate|rate`.
 //! - [`game_model`], [`train`]: the default model (every feature of one analysed game, 90 %
 //!   intervals checked on held-out people) and `sparring strength train`, which fits it.
+//! - [`likelihood`]: a side's log-likelihood under the human move model v7 (Maia-3) at a grid of
+//!   ratings, its best rating and curvature (the reading estimator v3 builds on).
 //! - [`models`]: the named models of `--model` (`game`, `refit`, `pawnbook`, or a file).
 //! - [`report`], [`cli`]: output and command line.
 
@@ -23,6 +25,7 @@ pub mod cli;
 pub mod game_model;
 pub mod ipr;
 pub mod ipr_cli;
+pub mod likelihood;
 pub mod model;
 pub mod models;
 pub mod pgn;

@@ -14,6 +14,7 @@ mod avatar_files;
 mod estimate_formulas;
 mod estimate_game_model;
 mod estimate_ipr;
+mod estimate_likelihood;
 mod estimate_names;
 mod estimate_pgn;
 mod estimate_plies;

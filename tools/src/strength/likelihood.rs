@@ -1,0 +1,105 @@
+//! How likely a side's moves are under the human move model v7 (Maia-3) at a grid of ratings:
+//! the reading of strength estimator v3 builds on (issue 63). For every move of one side the model
+//! sees the game's last positions (its history) and a rating pair (the side's input and the
+//! opponent's, both the grid rating: the estimator knows neither player's rating); the side's
+//! log-likelihood at a rating is the sum of ln P of the moves it played. One batched evaluation
+//! per move covers the whole grid. The grid's inputs are on the model's scale (Lichess blitz); a
+//! population's map (`model_map` of a ladder, e.g. FICS 220 + 1.13·rating) turns them back into
+//! that population's ratings, [`SideLikelihood::on_scale`].
+
+use crate::common::games::GameRecord;
+use shakmaty::{Color, Position};
+use sparring::human::maia3::{History, Maia3};
+
+/// Model rating inputs of the default grid: 600 to 2800 in steps of 200.
+pub const DEFAULT_GRID: [i64; 12] = [600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2400, 2600, 2800];
+
+/// One side's log-likelihood over the grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideLikelihood {
+    pub side: Color,
+    /// The grid's model inputs, ascending.
+    pub grid: Vec<i64>,
+    /// Σ ln P(move played) of the side's moves at each input of the grid.
+    pub ll: Vec<f64>,
+    /// The side's moves counted (from `from_ply` on, every legal move the model knows).
+    pub moves: usize,
+}
+
+impl SideLikelihood {
+    /// The input of highest likelihood, refined by the parabola through the best grid point and
+    /// its neighbours (the best grid point itself at an end of the grid or where the parabola
+    /// is not concave).
+    pub fn best(&self) -> f64 {
+        let k = self.argmax();
+        match self.parabola(k) {
+            Some((vertex, curvature)) if curvature < 0.0 => vertex,
+            _ => self.grid[k] as f64,
+        }
+    }
+
+    /// The second difference of the log-likelihood per (100 rating points)² at the best grid
+    /// point (0 at an end of the grid): how sharply the moves pick a rating out.
+    pub fn curvature(&self) -> f64 {
+        self.parabola(self.argmax()).map_or(0.0, |(_, c)| c)
+    }
+
+    /// `best()` on a population's scale, for a map `input = a + b·rating`.
+    pub fn on_scale(&self, (a, b): (f64, f64)) -> f64 {
+        (self.best() - a) / b
+    }
+
+    fn argmax(&self) -> usize {
+        (0..self.ll.len()).fold(0, |b, i| if self.ll[i] > self.ll[b] { i } else { b })
+    }
+
+    /// The vertex and curvature (per 100²) of the parabola through points k-1, k, k+1, which must
+    /// be evenly spaced.
+    fn parabola(&self, k: usize) -> Option<(f64, f64)> {
+        if k == 0 || k + 1 >= self.ll.len() {
+            return None;
+        }
+        let h = (self.grid[k + 1] - self.grid[k]) as f64;
+        if (self.grid[k] - self.grid[k - 1]) as f64 != h {
+            return None;
+        }
+        let (y0, y1, y2) = (self.ll[k - 1], self.ll[k], self.ll[k + 1]);
+        let second = y0 - 2.0 * y1 + y2;
+        let vertex = self.grid[k] as f64 + if second != 0.0 { h * (y0 - y2) / (2.0 * second) } else { 0.0 };
+        Some((vertex, second * (100.0 / h).powi(2)))
+    }
+}
+
+/// Both sides' log-likelihoods of `game` over `grid` (ascending model inputs), counting the moves
+/// from half-move `from_ply` on (the opening book's moves say little about a player). White first.
+pub fn game_likelihood(
+    model: &Maia3,
+    game: &GameRecord,
+    grid: &[i64],
+    from_ply: usize,
+) -> Result<[SideLikelihood; 2], String> {
+    if grid.is_empty() || grid.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("the rating grid must be ascending and not empty".into());
+    }
+    let side = |c| SideLikelihood { side: c, grid: grid.to_vec(), ll: vec![0.0; grid.len()], moves: 0 };
+    let mut out = [side(Color::White), side(Color::Black)];
+    let pairs: Vec<(i64, i64)> = grid.iter().map(|&r| (r, r)).collect();
+    let mut pos = game.root.clone();
+    for (ply, &mv) in game.moves.iter().enumerate() {
+        if ply >= from_ply && pos.legal_moves().len() > 1 {
+            let history = History::game(&game.root, &game.moves[..ply])?;
+            let dists = model.distributions(&history, &pairs);
+            let s = &mut out[usize::from(pos.turn() == Color::Black)];
+            let known: Option<Vec<f64>> =
+                dists.iter().map(|d| d.iter().find(|p| p.mv == mv).map(|p| p.log_prob)).collect();
+            if let Some(lps) = known {
+                for (ll, lp) in s.ll.iter_mut().zip(lps) {
+                    *ll += lp;
+                }
+                s.moves += 1;
+            }
+        }
+        pos = pos.play(mv).map_err(|e| format!("ply {}: {e}", ply + 1))?;
+    }
+    Ok(out)
+}
