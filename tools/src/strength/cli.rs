@@ -64,7 +64,7 @@ pub struct OracleArgs {
     name = "sparring strength",
     about = "Estimate playing strength (Elo) from move quality: Regan-Haworth scaled error of each \
              eligible ply against an oracle engine",
-    after_help = "Fit the game model: sparring strength train --help\nRefit the scaled-error line: sparring strength refit --help\nDifficulty-aware rating from all-move oracle files: sparring strength ipr --help\n\n\
+    after_help = "Fit the game model: sparring strength train --help\nRefit the scaled-error line: sparring strength refit --help\nDifficulty-aware rating from all-move oracle files: sparring strength ipr --help\nThe human move model v7's likelihood over a rating grid: sparring strength likelihood --help\n\n\
 CSV columns (--format csv), one row per game side:\n  \
 game, color, player, rating: the game's number in the file, the side, its name and its Elo tag\n  \
 n: the side's eligible plies (not forced, not in an already decided position; at least 12\n    \
@@ -267,6 +267,12 @@ pub fn run(args: &[String]) -> ExitCode {
         let argv = std::iter::once("sparring strength train".to_string()).chain(args[1..].iter().cloned());
         match TrainCli::try_parse_from(argv) {
             Ok(c) => run_train(c),
+            Err(e) => return clap_exit(e),
+        }
+    } else if args.first().map(String::as_str) == Some("likelihood") {
+        let argv = std::iter::once("sparring strength likelihood".to_string()).chain(args[1..].iter().cloned());
+        match super::likelihood::LikelihoodCli::try_parse_from(argv) {
+            Ok(c) => super::likelihood::run_cli(c),
             Err(e) => return clap_exit(e),
         }
     } else if refit {
