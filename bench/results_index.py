@@ -25,6 +25,7 @@ OVERRIDES = {
     "human-model": ("bench/human-model-ceiling.sh, bench/human-model-curve.sh; `sparring model eval`; maia3/ and v20-with-v7/: bench/human-model/maia3-grid.sh, `calibrate model-check`", "human models v6 and v7 (Maia-3)"),
     "ladder-v21": ("bench/recalibrate.sh bench/results/ladder-v21/ladder-v21-base.toml 21 (stages fit, check, steps; candidates by `calibrate model-check --part fit`)", "ladder v21 (in progress, not shipped), human model v7"),
     "issue-59": ("bench/results/issue-59/runall.sh, runall2.sh (`sparring match` at 10+0.1 and 60+0 vs Stockfish 15.1, Ethereal 12, Toga II), `sparring clock curves`", "search generation 6, time manager with the 40-move sudden-death share"),
+    "estimate-v3": ("`sparring strength likelihood` (bench/results/estimate-v3/README.md gives the command)", "human model v7 (Maia-3), FIDE map 920 + 0.71 x rating"),
     "human-time": ("bench/human-time.sh (extract, fit, check); games: bench/human-time-games.sh", "time model v3"),
     "fide": ("bench/human-time.sh / bench/estimate/game-model.sh on ../shared/data FIDE games", "time model v3, estimator v2"),
     "estimate-game": ("bench/estimate/game-model.sh (FICS)", "estimator v2, model `game`"),
