@@ -150,7 +150,8 @@ pub fn run_cli(c: LikelihoodCli) -> Result<(), String> {
             .chunks(chunk)
             .map(|part| {
                 let grid = &c.grid;
-                scope.spawn(move || part.iter().map(|g| game_likelihood(model, g, grid, c.from_ply)).collect::<Vec<_>>())
+                scope
+                    .spawn(move || part.iter().map(|g| game_likelihood(model, g, grid, c.from_ply)).collect::<Vec<_>>())
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("likelihood worker")).collect()
