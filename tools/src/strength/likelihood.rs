@@ -139,6 +139,9 @@ pub fn run_cli(c: LikelihoodCli) -> Result<(), String> {
         [] => None,
         _ => return Err("--map A,B needs B > 0".into()),
     };
+    if c.grid.is_empty() || c.grid.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(format!("--grid {:?}: the ratings must be ascending and not empty", c.grid));
+    }
     let model = sparring::human::maia3::builtin()?;
     let mut games = crate::common::games::read_games(&c.file)?;
     games.truncate(c.limit.unwrap_or(usize::MAX));
