@@ -139,6 +139,10 @@ pub struct GameAnalysis {
     /// unless the game model asked for it.
     #[serde(skip)]
     pub human_ll: Vec<super::game_model::HumanPly>,
+    /// Both sides' likelihood under Maia-3 over the v3 grid (`game_model::maia_reading`); `None`
+    /// unless the game model reads it.
+    #[serde(skip)]
+    pub maia: Option<[super::likelihood::SideLikelihood; 2]>,
 }
 
 /// What each analysis uses.
@@ -151,6 +155,8 @@ pub struct Settings {
     /// Also score every move with this shipped version of the human move model (the game model's
     /// features; the version the model was fitted with).
     pub human_model: Option<u32>,
+    /// Also read both sides' moves through Maia-3 (estimator v3's features).
+    pub maia: bool,
 }
 
 /// One game's memo of oracle answers, keyed by (Zobrist key, budget). [`analyse_game`] empties
@@ -306,6 +312,7 @@ pub fn analyse_game(
         Some(version) => super::game_model::human_scores(version, &game.root, &game.moves, &plies),
         None => Vec::new(),
     };
+    let maia = if settings.maia { super::game_model::maia_reading(&game.root, &game.moves) } else { None };
     Ok(GameAnalysis {
         number: game.number,
         white: game.white.clone(),
@@ -314,6 +321,7 @@ pub fn analyse_game(
         plies,
         sides,
         human_ll,
+        maia,
     })
 }
 

@@ -180,13 +180,41 @@ pub struct TrainCli {
     /// file records it.
     #[arg(long, default_value_t = sparring::profile::human_model::LATEST)]
     pub human_model: u32,
+    /// Also read estimator v3's features: each side's likelihood under Maia-3 over the rating grid
+    /// (`sparring strength likelihood`), its maximum and curvature. Games without a row in a
+    /// `--likelihood` file are read through Maia-3 here.
+    #[arg(long)]
+    pub maia: bool,
+    /// Reuse `sparring strength likelihood` CSVs (default grid and --from-ply) for --maia; several
+    /// files are merged.
+    #[arg(long, value_name = "CSV")]
+    pub likelihood: Vec<PathBuf>,
+    /// Stack on a shipped v2 model (`game` or `fide`): read its single-game score and the Maia-3
+    /// features (implies --maia) instead of every feature.
+    #[arg(long, value_name = "MODEL", value_parser = ["game", "fide"])]
+    pub stack: Option<String>,
+    /// Fit nothing: report this model (a name of --model or a file) on the file's test part, the
+    /// baseline being this file's fit-part mean (how a model fitted on one population reads another).
+    #[arg(long, value_name = "MODEL")]
+    pub evaluate: Option<String>,
 }
 
 fn run_train(c: TrainCli) -> Result<(), String> {
+    let evaluated = match &c.evaluate {
+        Some(name) => match Model::named(name)? {
+            (Model::Game(m), label) => Some((m, label)),
+            _ => return Err(format!("--evaluate {name}: only a game model can be evaluated this way")),
+        },
+        None => None,
+    };
+    let maia = c.maia || c.stack.is_some() || evaluated.as_ref().is_some_and(|(m, _)| m.needs_maia());
     let mut setup = resolve_with(&c.oracle, None, "game")?;
     setup.settings.player = None;
-    sparring::profile::human_model::builtin(c.human_model)?;
-    setup.settings.human_model = Some(c.human_model);
+    // An evaluated model reads the human move model it was fitted with.
+    let human_model = evaluated.as_ref().map_or(c.human_model, |(m, _)| m.human_model);
+    sparring::profile::human_model::builtin(human_model)?;
+    setup.settings.human_model = Some(human_model);
+    setup.settings.maia = maia;
     let (games, analysis) = if c.plies.is_empty() {
         let (games, errors, stats) = load_and_analyse(&c.file, &c.oracle, &mut setup)?;
         let text = format!(
@@ -210,11 +238,43 @@ fn run_train(c: TrainCli) -> Result<(), String> {
         }
         games.sort_by_key(|g| g.number);
         let by_number: std::collections::HashMap<usize, &PgnGame> = pgn.iter().map(|g| (g.number, g)).collect();
-        super::train::add_human_log_likelihoods(&mut games, &by_number, c.human_model, c.oracle.jobs);
+        super::train::add_human_log_likelihoods(&mut games, &by_number, human_model, c.oracle.jobs);
+        if maia {
+            let mut cache = std::collections::HashMap::new();
+            for p in &c.likelihood {
+                let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                cache.extend(super::likelihood::read_csv(&text).map_err(|e| format!("{}: {e}", p.display()))?);
+            }
+            super::train::add_maia_readings(&mut games, &by_number, &cache, c.oracle.jobs);
+        }
         let n = games.len();
         (games, format!("{n} games from {} per-ply file(s)", c.plies.len()))
     };
     let samples = super::train::samples(&games);
+    if let Some((m, label)) = evaluated {
+        let fit: Vec<f64> = samples
+            .iter()
+            .filter(|s| super::train::part_of(s.game) == super::train::Part::Fit)
+            .map(|s| s.rating)
+            .collect();
+        let test: Vec<&super::train::Sample> =
+            samples.iter().filter(|s| super::train::part_of(s.game) == super::train::Part::Test).collect();
+        if fit.is_empty() || test.is_empty() {
+            return Err(format!(
+                "--evaluate needs rated sides in the fit part (for the baseline) and the test part: {} and {}",
+                fit.len(),
+                test.len()
+            ));
+        }
+        let baseline = fit.iter().sum::<f64>() / fit.len() as f64;
+        let e = super::train::evaluate(&m, &test, baseline, c.seed);
+        let text = super::train::evaluation_report(&m, &label, &e, &c.file.display().to_string(), &analysis);
+        print!("{text}");
+        if let Some(p) = &c.report {
+            std::fs::write(p, &text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        }
+        return Ok(());
+    }
     let (d, n) = budget_fields(setup.settings.budget);
     let mut template = GameModel::shipped();
     template.scale = c.scale.clone();
@@ -223,13 +283,19 @@ fn run_train(c: TrainCli) -> Result<(), String> {
     template.nodes = n;
     template.pairing = setup.settings.pairing.as_str().to_string();
     template.oracle_fingerprint = (template.oracle == "internal").then(crate::common::oracle::internal_fingerprint);
-    template.human_model = c.human_model;
+    template.human_model = human_model;
     template.fitted = None;
     if let Some(p) = &c.features_out {
         std::fs::write(p, super::train::features_csv(&samples))
             .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
-    let names = super::game_model::selected_features(c.difficulty, &c.without);
+    let names = match &c.stack {
+        Some(base) => std::iter::once(format!("base.{base}"))
+            .chain(super::game_model::feature_names().into_iter().filter(|n| super::game_model::is_maia_feature(n)))
+            .filter(|n| !c.without.iter().any(|w| n.contains(w.as_str())))
+            .collect(),
+        None => super::game_model::selected_features(c.difficulty, maia, &c.without),
+    };
     let mut t = super::train::train(&samples, &template, names, c.seed)?;
     let data = c.file.display().to_string();
     t.model.fitted = Some(serde_json::json!({
@@ -333,11 +399,11 @@ fn resolve_with(o: &OracleArgs, player: Option<String>, default_model: &str) -> 
         },
     };
     let pairing = o.pairing.unwrap_or(if m_pairing == "reuse" { Pairing::Reuse } else { Pairing::Exact });
-    let human_model = match &model {
-        Model::Game(g) => Some(g.human_model),
-        _ => None,
+    let (human_model, maia) = match &model {
+        Model::Game(g) => (Some(g.human_model), g.needs_maia()),
+        _ => (None, false),
     };
-    Ok(Setup { spec, settings: Settings { budget, pairing, player, human_model }, model, games_of: None })
+    Ok(Setup { spec, settings: Settings { budget, pairing, player, human_model, maia }, model, games_of: None })
 }
 
 fn budget_fields(b: Budget) -> (Option<i32>, Option<u64>) {

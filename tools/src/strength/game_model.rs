@@ -33,6 +33,7 @@
 //!   scale and nothing else. [`GameModel::outside`] says when a rated file lies outside it.
 
 use super::analyse::{GameAnalysis, PlyRecord};
+use super::likelihood::{self, SideLikelihood};
 use super::model::{LOSS_CAP, MIN_ELIGIBLE_PLIES, percentile, scaled_error};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -82,6 +83,19 @@ pub const EASY_BEST_PROBABILITY: f64 = 0.5;
 /// `ln P(best)`, and the mean scaled error on easy and on hard plies.
 pub const HUMAN_SIDE_FEATURES: [&str; 5] = ["human_mle", "human_entropy", "human_best_ll", "ase_easy", "ase_hard"];
 
+/// Estimator v3's per-side features from the human move model v7 (Maia-3), after the
+/// [`HUMAN_SIDE_FEATURES`]: the mean `ln P` of the side's moves at each rating input of
+/// [`likelihood::DEFAULT_GRID`] (`m3_ll_R`, on the model's own scale), the refined maximum of the
+/// likelihood (`m3_best`) and its curvature per move (`m3_curvature`); moves from half-move
+/// [`likelihood::FROM_PLY`] on, with the game's history, both inputs the grid rating. A model reads
+/// them only if it names them (`sparring strength train --maia`), and then computes Maia-3 on every
+/// game it estimates.
+pub fn maia_side_features() -> Vec<String> {
+    let mut v: Vec<String> = likelihood::DEFAULT_GRID.iter().map(|r| format!("m3_ll_{r}")).collect();
+    v.extend(["m3_best".to_string(), "m3_curvature".to_string()]);
+    v
+}
+
 /// The grid rating of index `i`.
 pub fn human_grid(i: usize) -> f64 {
     HUMAN_GRID_LO + HUMAN_GRID_STEP * i as f64
@@ -130,17 +144,41 @@ pub fn feature_names() -> Vec<String> {
     for who in ["own", "opp"] {
         v.extend(HUMAN_SIDE_FEATURES.iter().map(|f| format!("{who}.{f}")));
     }
+    for who in ["own", "opp"] {
+        v.extend(maia_side_features().iter().map(|f| format!("{who}.{f}")));
+    }
+    v.extend(BASE_MODELS.iter().map(|b| format!("base.{b}")));
     v
+}
+
+/// The shipped v2 models whose single-game score is a feature (`base.game`, `base.fide`): a v3 model
+/// may stack on one of them (`train --stack`), reading the v2 features through that model's fit on
+/// its whole fit part and adding the Maia-3 features on top.
+pub const BASE_MODELS: [&str; 2] = ["game", "fide"];
+
+/// The shipped model of a [`BASE_MODELS`] name, parsed once.
+fn base_model(name: &str) -> &'static GameModel {
+    static MODELS: std::sync::OnceLock<[GameModel; 2]> = std::sync::OnceLock::new();
+    let [game, fide] = MODELS.get_or_init(|| [GameModel::shipped(), GameModel::shipped_fide()]);
+    if name == "fide" { fide } else { game }
+}
+
+/// Whether a feature name is one of estimator v3's Maia-3 features.
+pub fn is_maia_feature(name: &str) -> bool {
+    name.contains(".m3_")
 }
 
 /// The features a training run reads: every one of [`feature_names`] but the difficulty features
 /// ([`HUMAN_SIDE_FEATURES`]) unless `difficulty` — they gave no held-out gain on FICS blitz
-/// (`bench/results/estimate-game/feature-check.md`) — and none whose name contains one of
+/// (`bench/results/estimate-game/feature-check.md`) — and the Maia-3 features unless `maia`, never
+/// the v2 models' scores (`base.*`, for `train --stack`), and none whose name contains one of
 /// `without`.
-pub fn selected_features(difficulty: bool, without: &[String]) -> Vec<String> {
+pub fn selected_features(difficulty: bool, maia: bool, without: &[String]) -> Vec<String> {
     feature_names()
         .into_iter()
         .filter(|n| difficulty || !HUMAN_SIDE_FEATURES.iter().any(|f| n.ends_with(&format!(".{f}"))))
+        .filter(|n| maia || !is_maia_feature(n))
+        .filter(|n| !n.starts_with("base."))
         .filter(|n| !without.iter().any(|w| n.contains(w.as_str())))
         .collect()
 }
@@ -286,6 +324,29 @@ fn human_side(g: &GameAnalysis, white: bool) -> [f64; 5] {
     ]
 }
 
+/// The Maia-3 side features ([`maia_side_features`]) of one side (`NaN`s when the game was not
+/// read through Maia-3 or the side has no counted move).
+fn maia_side(g: &GameAnalysis, white: bool) -> Vec<f64> {
+    let n = likelihood::DEFAULT_GRID.len() + 2;
+    let Some(s) = g.maia.as_ref().map(|m| &m[usize::from(!white)]).filter(|s| s.moves > 0) else {
+        return vec![f64::NAN; n];
+    };
+    if s.grid != likelihood::DEFAULT_GRID {
+        return vec![f64::NAN; n];
+    }
+    let k = s.moves as f64;
+    let mut v: Vec<f64> = s.ll.iter().map(|l| l / k).collect();
+    v.extend([s.best(), s.curvature() / k]);
+    v
+}
+
+/// Both sides' Maia-3 reading of a game for the v3 features: [`likelihood::moves_likelihood`] on the
+/// default grid from [`likelihood::FROM_PLY`]; `None` when the model or the game cannot be read.
+pub fn maia_reading(root: &shakmaty::Chess, moves: &[shakmaty::Move]) -> Option<[SideLikelihood; 2]> {
+    let model = sparring::human::maia3::builtin().ok()?;
+    likelihood::moves_likelihood(model, root, moves, &likelihood::DEFAULT_GRID, likelihood::FROM_PLY).ok()
+}
+
 /// Mean scaled error of the losses of the plies in `lo..=hi`, `fallback` when there are none.
 fn phase_ase(plies: &[(usize, i32)], lo: usize, hi: usize, fallback: f64) -> f64 {
     let e: Vec<f64> = plies.iter().filter(|(p, _)| (lo..=hi).contains(p)).map(|&(_, l)| scaled_error(l)).collect();
@@ -351,6 +412,11 @@ pub fn features(g: &GameAnalysis, white: bool) -> Option<Vec<f64>> {
     v.extend(human_summary(g, !white));
     v.extend(human_side(g, white));
     v.extend(human_side(g, !white));
+    v.extend(maia_side(g, white));
+    v.extend(maia_side(g, !white));
+    // The v2 models read only the features before these, all computed above.
+    let base: Vec<f64> = BASE_MODELS.iter().map(|b| base_model(b).score(&v)).collect();
+    v.extend(base);
     Some(v)
 }
 
@@ -425,6 +491,12 @@ pub struct Estimate {
 }
 
 impl GameModel {
+    /// Whether the model reads estimator v3's Maia-3 features (then every game it estimates is
+    /// read through Maia-3: [`maia_reading`]).
+    pub fn needs_maia(&self) -> bool {
+        self.features.iter().any(|f| is_maia_feature(f))
+    }
+
     pub fn shipped() -> GameModel {
         GameModel::from_json(SHIPPED_JSON).expect("shipped game model is valid")
     }

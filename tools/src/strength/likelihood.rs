@@ -11,8 +11,13 @@ use crate::common::games::GameRecord;
 use shakmaty::{Color, Position};
 use sparring::human::maia3::{History, Maia3};
 
-/// Model rating inputs of the default grid: 600 to 2800 in steps of 200.
-pub const DEFAULT_GRID: [i64; 12] = [600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2400, 2600, 2800];
+/// Model rating inputs of the default grid (the estimator v3 models' grid): 1000 to 2800 in six
+/// steps of 360. The populations' ratings map into it (FICS blitz 800-2400 onto 1124-2932, FIDE
+/// 1000-2700 onto 1630-2837); six evaluations a move keep a season of games under an hour on
+/// two cores (`bench/results/estimate-v3/`).
+pub const DEFAULT_GRID: [i64; 6] = [1000, 1360, 1720, 2080, 2440, 2800];
+/// The half-move from which moves are counted by default: the book's moves say little.
+pub const FROM_PLY: usize = 8;
 
 /// One side's log-likelihood over the grid.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,16 +83,27 @@ pub fn game_likelihood(
     grid: &[i64],
     from_ply: usize,
 ) -> Result<[SideLikelihood; 2], String> {
+    moves_likelihood(model, &game.root, &game.moves, grid, from_ply)
+}
+
+/// [`game_likelihood`] of the moves `moves` played from `root`.
+pub fn moves_likelihood(
+    model: &Maia3,
+    root: &shakmaty::Chess,
+    moves: &[shakmaty::Move],
+    grid: &[i64],
+    from_ply: usize,
+) -> Result<[SideLikelihood; 2], String> {
     if grid.is_empty() || grid.windows(2).any(|w| w[0] >= w[1]) {
         return Err("the rating grid must be ascending and not empty".into());
     }
     let side = |c| SideLikelihood { side: c, grid: grid.to_vec(), ll: vec![0.0; grid.len()], moves: 0 };
     let mut out = [side(Color::White), side(Color::Black)];
     let pairs: Vec<(i64, i64)> = grid.iter().map(|&r| (r, r)).collect();
-    let mut pos = game.root.clone();
-    for (ply, &mv) in game.moves.iter().enumerate() {
+    let mut pos = root.clone();
+    for (ply, &mv) in moves.iter().enumerate() {
         if ply >= from_ply && pos.legal_moves().len() > 1 {
-            let history = History::game(&game.root, &game.moves[..ply])?;
+            let history = History::game(root, &moves[..ply])?;
             let dists = model.distributions(&history, &pairs);
             let s = &mut out[usize::from(pos.turn() == Color::Black)];
             let known: Option<Vec<f64>> =
@@ -118,13 +134,18 @@ pub struct LikelihoodCli {
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_GRID)]
     pub grid: Vec<i64>,
     /// Count moves from this half-move on (the book's moves say little about a player).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = FROM_PLY)]
     pub from_ply: usize,
     /// The population's map onto the model's scale, A,B for input = A + B·rating (FICS blitz
     /// 220,1.13; FIDE-rated online 920,0.71): adds the best rating on the population's scale.
     #[arg(long, value_delimiter = ',')]
     pub map: Vec<f64>,
-    /// At most this many games (the first in the file).
+    /// Only games whose number n (1-based) has n % EVERY == OFFSET (as `sparring strength`).
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// At most this many (selected) games.
     #[arg(long)]
     pub limit: Option<usize>,
     /// Games read at once.
@@ -143,7 +164,9 @@ pub fn run_cli(c: LikelihoodCli) -> Result<(), String> {
         return Err(format!("--grid {:?}: the ratings must be ascending and not empty", c.grid));
     }
     let model = sparring::human::maia3::builtin()?;
+    let every = c.every.max(1);
     let mut games = crate::common::games::read_games(&c.file)?;
+    games.retain(|g| g.number % every == c.offset % every);
     games.truncate(c.limit.unwrap_or(usize::MAX));
     let start = std::time::Instant::now();
     let jobs = c.jobs.max(1);
@@ -159,7 +182,8 @@ pub fn run_cli(c: LikelihoodCli) -> Result<(), String> {
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("likelihood worker")).collect()
     });
-    println!("game,color,player,rating,moves,best_model,best_rating,curvature");
+    let ll_columns: Vec<String> = c.grid.iter().map(|r| format!("ll_{r}")).collect();
+    println!("game,color,player,rating,moves,best_model,best_rating,curvature,{}", ll_columns.join(","));
     let mut moves = 0;
     for (g, r) in games.iter().zip(rows) {
         let sides = r.map_err(|e| format!("game {}: {e}", g.number))?;
@@ -167,15 +191,18 @@ pub fn run_cli(c: LikelihoodCli) -> Result<(), String> {
             let (name, rating) = if s.side == Color::White { (&g.white, g.white_elo) } else { (&g.black, g.black_elo) };
             moves += s.moves;
             let on_scale = map.map_or(String::new(), |m| format!("{:.0}", s.on_scale(m)));
+            // Every sum printed exactly (shortest round trip), so the CSV serves as a cache.
+            let ll: Vec<String> = s.ll.iter().map(|x| format!("{x:?}")).collect();
             println!(
-                "{},{},\"{}\",{},{},{:.0},{on_scale},{:.4}",
+                "{},{},\"{}\",{},{},{:.0},{on_scale},{:.4},{}",
                 g.number,
                 if s.side == Color::White { "white" } else { "black" },
                 name.replace('"', "'"),
                 rating.map_or(String::new(), |r| r.to_string()),
                 s.moves,
                 s.best(),
-                s.curvature()
+                s.curvature(),
+                ll.join(",")
             );
         }
     }
@@ -187,4 +214,55 @@ pub fn run_cli(c: LikelihoodCli) -> Result<(), String> {
         moves as f64 / secs.max(1e-9)
     );
     Ok(())
+}
+
+/// Reads the CSV of `sparring strength likelihood` back (a cache: the model's evaluations are
+/// most of an estimate's cost): each (game number, side) with its sums over the CSV's grid.
+pub fn read_csv(text: &str) -> Result<std::collections::HashMap<(usize, Color), SideLikelihood>, String> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().ok_or("empty likelihood CSV")?.split(',').collect();
+    let col = |n: &str| header.iter().position(|c| *c == n).ok_or(format!("likelihood CSV lacks a '{n}' column"));
+    let (cg, cc, cm) = (col("game")?, col("color")?, col("moves")?);
+    let grid: Vec<(usize, i64)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| h.strip_prefix("ll_").and_then(|r| r.parse().ok()).map(|r| (i, r)))
+        .collect();
+    if grid.is_empty() {
+        return Err("likelihood CSV has no ll_<rating> columns".into());
+    }
+    let mut out = std::collections::HashMap::new();
+    for (i, line) in lines.enumerate() {
+        // The player's name is quoted and may hold commas: split the fields around it.
+        let fields = split_csv(line);
+        let bad = || format!("likelihood CSV line {}: cannot read '{line}'", i + 2);
+        let game: usize = fields.get(cg).and_then(|v| v.parse().ok()).ok_or_else(bad)?;
+        let side = match fields.get(cc).map(String::as_str) {
+            Some("white") => Color::White,
+            Some("black") => Color::Black,
+            _ => return Err(bad()),
+        };
+        let moves: usize = fields.get(cm).and_then(|v| v.parse().ok()).ok_or_else(bad)?;
+        let ll = grid
+            .iter()
+            .map(|&(c, _)| fields.get(c).and_then(|v| v.parse::<f64>().ok()).ok_or_else(bad))
+            .collect::<Result<Vec<f64>, String>>()?;
+        let grid = grid.iter().map(|g| g.1).collect();
+        out.insert((game, side), SideLikelihood { side, grid, ll, moves });
+    }
+    Ok(out)
+}
+
+/// The fields of one CSV line; a field in double quotes may hold commas.
+fn split_csv(line: &str) -> Vec<String> {
+    let (mut fields, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut cur)),
+            _ => cur.push(ch),
+        }
+    }
+    fields.push(cur);
+    fields
 }

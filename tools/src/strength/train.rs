@@ -118,6 +118,7 @@ pub fn games_from_plies_csv(pgn: &[PgnGame], csv: &str) -> Result<Vec<GameAnalys
                 plies: p,
                 sides: [side(g, true), side(g, false)],
                 human_ll: Vec::new(),
+                maia: None,
             })
         })
         .collect())
@@ -139,6 +140,34 @@ pub fn add_human_log_likelihoods(
                     if let Some(p) = pgn.get(&g.number) {
                         g.human_ll = game_model::human_scores(version, &p.root, &p.moves, &g.plies);
                     }
+                }
+            });
+        }
+    });
+}
+
+/// Reads each game through Maia-3 for estimator v3's features: from `cache` (rows of `sparring
+/// strength likelihood` on the default grid) where both sides are there, else here, on `jobs`
+/// threads.
+pub fn add_maia_readings(
+    games: &mut [GameAnalysis],
+    pgn: &std::collections::HashMap<usize, &PgnGame>,
+    cache: &std::collections::HashMap<(usize, shakmaty::Color), super::likelihood::SideLikelihood>,
+    jobs: usize,
+) {
+    use shakmaty::Color;
+    let chunk = games.len().div_ceil(jobs.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for part in games.chunks_mut(chunk) {
+            scope.spawn(move || {
+                for g in part {
+                    let cached = (cache.get(&(g.number, Color::White)), cache.get(&(g.number, Color::Black)));
+                    g.maia = match cached {
+                        (Some(w), Some(b)) if w.grid == super::likelihood::DEFAULT_GRID && b.grid == w.grid => {
+                            Some([w.clone(), b.clone()])
+                        }
+                        _ => pgn.get(&g.number).and_then(|p| game_model::maia_reading(&p.root, &p.moves)),
+                    };
                 }
             });
         }
@@ -481,7 +510,38 @@ pub fn report(t: &Trained, data: &str, analysis: &str) -> String {
         m.population.mean,
         m.spread.rho
     );
-    let _ = writeln!(s, "\n## Test part (never seen by the fit)\n");
+    s.push_str(&test_section(e, "Test part (never seen by the fit)"));
+    s
+}
+
+/// The report of an existing model on a file's test part (`train --evaluate`): how a model fitted on
+/// one population reads another, or a shipped model next to a new one on the same games.
+pub fn evaluation_report(m: &GameModel, name: &str, e: &Evaluation, data: &str, analysis: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Strength estimator: model `{name}` on another file's test part\n");
+    let _ = writeln!(s, "- data: `{data}` ({analysis}); test part: game index i = n − 1 with i % 10 in 8-9");
+    let _ = writeln!(
+        s,
+        "- model `{name}`: scale {}, fitted on {} sides (mean {:.0}); {} features{}",
+        m.scale,
+        m.population.samples,
+        m.population.mean,
+        m.features.len(),
+        if m.needs_maia() { ", Maia-3's among them" } else { "" }
+    );
+    let _ = writeln!(
+        s,
+        "- the baseline answers this file's fit-part mean; the estimates are on the model's scale, so where \
+         the scales differ the correlation is the fair reading"
+    );
+    s.push_str(&test_section(e, "Test part"));
+    s
+}
+
+/// The held-out section of a report: per side, per band, rolling and by number of games.
+fn test_section(e: &Evaluation, heading: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "\n## {heading}\n");
     let _ = writeln!(
         s,
         "Per game side: {} sides, MAE **{:.1}** against {:.1} for always answering the fit part's mean {:.0} \

@@ -5,7 +5,7 @@
 use shakmaty::Position;
 use sparring::human::maia3::{self, History};
 use sparring_tools::common::games::read_games;
-use sparring_tools::strength::likelihood::{DEFAULT_GRID, SideLikelihood, game_likelihood};
+use sparring_tools::strength::likelihood::{DEFAULT_GRID, FROM_PLY, SideLikelihood, game_likelihood, read_csv};
 
 /// A short club game (a Scotch), fixed here.
 const GAME: &str = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1500\"]\n[Result \"1-0\"]\n\n\
@@ -93,6 +93,37 @@ fn the_default_grid_reads_the_same_twice() {
     let b = game_likelihood(model, &g, &DEFAULT_GRID, 4).unwrap();
     assert_eq!(a, b);
     for s in &a {
-        assert!(s.best() >= 600.0 && s.best() <= 2800.0);
+        assert!(s.best() >= DEFAULT_GRID[0] as f64 && s.best() <= DEFAULT_GRID[5] as f64);
     }
+}
+
+#[test]
+fn the_csv_reads_back_as_the_exact_sums_and_serves_as_the_cache() {
+    let dir = std::env::temp_dir().join(format!("sparring-likelihood-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Two games; the second's White has a comma in a quoted name.
+    let pgn = dir.join("two.pgn");
+    let second = GAME.replace("[White \"A\"]", "[White \"Smith, Ann\"]");
+    std::fs::write(&pgn, format!("{GAME}\n{second}")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["strength", "likelihood"])
+        .arg(&pgn)
+        .args(["--every", "2", "--offset", "0"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 3, "only game 2 (n % 2 == 0): {text}");
+    assert!(text.lines().next().unwrap().ends_with(",ll_1000,ll_1360,ll_1720,ll_2080,ll_2440,ll_2800"));
+    let cache = read_csv(&text).unwrap();
+    let model = maia3::builtin().unwrap();
+    let live = game_likelihood(model, &game(), &DEFAULT_GRID, FROM_PLY).unwrap();
+    for s in &live {
+        let read = &cache[&(2, s.side)];
+        assert_eq!(read, s, "the CSV holds every sum exactly");
+    }
+    assert!(text.contains("\"Smith, Ann\""));
+    // A CSV without the sums is refused.
+    assert!(read_csv("game,color,moves\n1,white,3\n").is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

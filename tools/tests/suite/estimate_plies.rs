@@ -67,7 +67,13 @@ fn game(pgn: &str) -> PgnGame {
 fn analyse(pgn: &str, depth: i32) -> sparring_tools::strength::analyse::GameAnalysis {
     let mut oracle = InternalOracle::new(4);
     let mut cache = EvalMemo::new(1000);
-    let settings = Settings { budget: Budget::Depth(depth), pairing: Pairing::Exact, player: None, human_model: None };
+    let settings = Settings {
+        budget: Budget::Depth(depth),
+        pairing: Pairing::Exact,
+        player: None,
+        human_model: None,
+        maia: false,
+    };
     analyse_game(&mut oracle, &mut cache, &game(pgn), &settings, &StrengthModel::pawnbook()).unwrap()
 }
 
@@ -129,6 +135,7 @@ fn player_filter_skips_the_other_side() {
         pairing: Pairing::Reuse,
         player: Some("bo".to_string()),
         human_model: None,
+        maia: false,
     };
     let a = analyse_game(&mut oracle, &mut cache, &g, &settings, &StrengthModel::pawnbook()).unwrap();
     assert!(!a.sides[0].analysed && a.sides[1].analysed);
@@ -149,7 +156,8 @@ const SHARED_OPENINGS: [&str; 4] = [
 /// defect: `strength --jobs 2` gave different figures from run to run).
 #[test]
 fn a_game_is_analysed_the_same_whatever_came_before() {
-    let settings = Settings { budget: Budget::Depth(5), pairing: Pairing::Exact, player: None, human_model: None };
+    let settings =
+        Settings { budget: Budget::Depth(5), pairing: Pairing::Exact, player: None, human_model: None, maia: false };
     let model = StrengthModel::pawnbook();
     let alone = {
         let mut oracle = InternalOracle::new(4);
