@@ -10,6 +10,8 @@
 #    plies) and evaluates on the odd-numbered games, which the fit never sees: per-game MAE and
 #    per-player 10-game rolling MAE against always predicting the fitting part's mean rating.
 # 3. Writes the fitted model to calibration/strength-model.json and the report to bench/results/.
+# The shipped `refit` line's run (6 3) and the material-only experiment (6 1): their reports and logs
+# are packed in bench/results/estimate-refit.tar.xz.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DEPTH=${1:-8}

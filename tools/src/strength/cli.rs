@@ -48,10 +48,13 @@ pub struct OracleArgs {
     /// Analyse at most this many (selected) games.
     #[arg(long)]
     pub limit: Option<usize>,
-    /// Model: `game` (default: everything one game says, with 90 % intervals; fitted on FICS
-    /// blitz), `fide` (the same fitted on FIDE-rated players' online rapid and blitz games),
-    /// `refit` (the scaled-error line refitted on FICS blitz), `pawnbook` (the seed
-    /// document's coefficients), or a model file of either kind.
+    /// Model: `v3` (default: the v2 game model's reading of one game plus how likely each side's
+    /// moves are under the human move model Maia-3 across ratings, with 90 % intervals; fitted on
+    /// FICS blitz; about 20 plies/s a core), `v3-fide` (the same fitted on FIDE-rated players'
+    /// online rapid and blitz games), `game` (v2: losses, phases and the v6 human model's
+    /// likelihood; FICS blitz; about 400 plies/s), `fide` (v2 fitted on the FIDE games), `refit`
+    /// (the scaled-error line refitted on FICS blitz), `pawnbook` (the seed document's
+    /// coefficients), or a model file of either kind.
     #[arg(long)]
     pub model: Option<String>,
     /// Never draw a progress bar.
@@ -379,7 +382,7 @@ struct Setup {
 }
 
 fn resolve(o: &OracleArgs, player: Option<String>) -> Result<Setup, String> {
-    resolve_with(o, player, o.model.as_deref().unwrap_or("game"))
+    resolve_with(o, player, o.model.as_deref().unwrap_or(super::models::DEFAULT))
 }
 
 fn resolve_with(o: &OracleArgs, player: Option<String>, default_model: &str) -> Result<Setup, String> {

@@ -44,6 +44,11 @@ pub const FORMAT: &str = "sparring-strength-game-1";
 pub const SHIPPED_JSON: &str = include_str!("../../../calibration/strength-game.json");
 /// The game model fitted on FIDE-rated players' online games (`--model fide`), compiled in.
 pub const FIDE_JSON: &str = include_str!("../../../calibration/strength-game-fide.json");
+/// Estimator v3 fitted on FICS blitz (`--model v3`): `game`'s score and the Maia-3 features.
+pub const V3_JSON: &str = include_str!("../../../calibration/strength-v3.json");
+/// Estimator v3 fitted on FIDE-rated players' online games (`--model v3-fide`): `fide`'s score and
+/// the Maia-3 features.
+pub const V3_FIDE_JSON: &str = include_str!("../../../calibration/strength-v3-fide.json");
 
 /// Per-side features, in order; each appears for the side (`own.`) and its opponent (`opp.`).
 pub const SIDE_FEATURES: [&str; 14] = [
@@ -501,6 +506,16 @@ impl GameModel {
         GameModel::from_json(SHIPPED_JSON).expect("shipped game model is valid")
     }
 
+    /// Estimator v3 on the FICS blitz scale (`--model v3`).
+    pub fn shipped_v3() -> GameModel {
+        GameModel::from_json(V3_JSON).expect("shipped v3 model is valid")
+    }
+
+    /// Estimator v3 on the FIDE scale (`--model v3-fide`).
+    pub fn shipped_v3_fide() -> GameModel {
+        GameModel::from_json(V3_FIDE_JSON).expect("shipped v3-fide model is valid")
+    }
+
     /// The model on the FIDE scale (`--model fide`).
     pub fn shipped_fide() -> GameModel {
         GameModel::from_json(FIDE_JSON).expect("shipped FIDE game model is valid")
@@ -674,7 +689,7 @@ impl GameModel {
                 "{out} of {} rated sides (mean rating {mean:.0}) lie outside the {:.0}-{:.0} range this model was \
                  fitted on ({}): estimates are on that scale, and are pulled towards its mean {:.0}; refit on your \
                  own rated games with `sparring strength train`, or pick the model fitted on another population \
-                 (`--model game`: FICS blitz, `--model fide`: FIDE-rated players online)",
+                 (`--model v3` or `game`: FICS blitz, `--model v3-fide` or `fide`: FIDE-rated players online)",
                 ratings.len(),
                 lo,
                 hi,

@@ -1,7 +1,9 @@
-//! The named models of `--model`: `game` (the default, `game_model.rs`, fitted on FICS blitz),
-//! `fide` (the same model fitted on FIDE-rated players' online games), `refit` (the per-game ASE
-//! line refitted on FICS blitz, `calibration/strength-model.json`), `pawnbook` (the seed
-//! document's coefficients and definitions exactly), or a JSON file of either kind.
+//! The named models of `--model`: `v3` (estimator v3: the v2 game model's score and the side's
+//! likelihood under Maia-3 over a rating grid, fitted on FICS blitz), `v3-fide` (the same fitted on
+//! FIDE-rated players' online games), `game` (v2, `game_model.rs`, fitted on FICS blitz), `fide`
+//! (v2 fitted on FIDE-rated players' online games), `refit` (the per-game ASE line refitted on FICS
+//! blitz, `calibration/strength-model.json`), `pawnbook` (the seed document's coefficients and
+//! definitions exactly), or a JSON file of either kind. [`DEFAULT`] is the default.
 
 use super::game_model::{self, GameModel};
 use super::model::StrengthModel;
@@ -15,19 +17,24 @@ pub enum Model {
     Game(GameModel),
 }
 
+/// The model `sparring strength` uses without `--model`.
+pub const DEFAULT: &str = "v3";
+/// Every name `--model` knows, the default first.
+pub const NAMES: [&str; 6] = ["v3", "v3-fide", "game", "fide", "refit", "pawnbook"];
+
 impl Model {
-    /// `game`, `fide`, `refit`, `pawnbook` or a path to a model file (the file's `format` says which kind).
+    /// A name of [`NAMES`] or a path to a model file (the file's `format` says which kind).
     pub fn named(name: &str) -> Result<(Model, String), String> {
         match name {
+            "v3" => Ok((Model::Game(GameModel::shipped_v3()), "v3 (shipped)".into())),
+            "v3-fide" => Ok((Model::Game(GameModel::shipped_v3_fide()), "v3-fide (shipped)".into())),
             "game" => Ok((Model::Game(GameModel::shipped()), "game (shipped)".into())),
             "fide" => Ok((Model::Game(GameModel::shipped_fide()), "fide (shipped)".into())),
             "refit" => Ok((Model::Ase(StrengthModel::shipped()), "refit (shipped)".into())),
             "pawnbook" => Ok((Model::Ase(StrengthModel::pawnbook()), "pawnbook".into())),
             path => {
                 let text = std::fs::read_to_string(Path::new(path)).map_err(|e| {
-                    format!(
-                        "--model {path}: not a model name (game, fide, refit, pawnbook) and not a readable file: {e}"
-                    )
+                    format!("--model {path}: not a model name ({}) and not a readable file: {e}", NAMES.join(", "))
                 })?;
                 let value: serde_json::Value =
                     serde_json::from_str(&text).map_err(|e| format!("--model {path}: bad JSON: {e}"))?;

@@ -327,8 +327,12 @@ pub fn describe(model: &Model) -> String {
             if m.fitted.is_some() { "refitted" } else { "pawnbook" }
         ),
         Model::Game(m) => format!(
-            "game model on the {} scale (fitted on {} rated sides, {:.0}-{:.0}), 90 % intervals",
-            m.scale, m.population.samples, m.population.p01, m.population.p99
+            "{} on the {} scale (fitted on {} rated sides, {:.0}-{:.0}), 90 % intervals",
+            if m.needs_maia() { "game model v3 (with Maia-3's likelihood of the moves)" } else { "game model v2" },
+            m.scale,
+            m.population.samples,
+            m.population.p01,
+            m.population.p99
         ),
     }
 }

@@ -230,8 +230,11 @@ fn line(points: &[(f64, f64)]) -> (f64, f64) {
     (my - b * mx, b)
 }
 
-/// The score's spread given the rating, and the players' between-game correlation, on `val`.
-fn fit_spread(m: &mut GameModel, val: &[&Sample]) {
+/// The score's spread given the rating on `val`, and the players' between-game correlation on `val`
+/// and `fit` together: a subset of a file (estimator v3's Maia-3 caches hold every 80th game) leaves
+/// too few players with two validation games to measure it (12 on FICS blitz), and the fit part's
+/// residuals keep every player's persistent part, as the regression has no term per player.
+fn fit_spread(m: &mut GameModel, val: &[&Sample], fit: &[&Sample]) {
     let pm = m.population.mean;
     let pts: Vec<(f64, f64)> = val.iter().map(|s| (s.rating - pm, m.score(&s.x))).collect();
     let (a, b) = line(&pts);
@@ -241,7 +244,7 @@ fn fit_spread(m: &mut GameModel, val: &[&Sample]) {
     let (c, d) = line(&abs);
     m.spread = Spread { a, b, c, d, rho: 0.0 };
     let mut by_player: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-    for s in val {
+    for s in val.iter().chain(fit) {
         let (mu, sd) = (a + b * (s.rating - pm), (c + d * (s.rating - pm)).max(game_model::MIN_SPREAD));
         by_player.entry(&s.player).or_default().push((m.score(&s.x) - mu) / sd);
     }
@@ -470,7 +473,7 @@ pub fn train(samples: &[Sample], template: &GameModel, names: Vec<String>, seed:
         }
     }
     let (_, mut model) = best.expect("a ridge value");
-    fit_spread(&mut model, &val);
+    fit_spread(&mut model, &val, &fit);
     let test_eval = evaluate(&model, &test, pm, seed);
     Ok(Trained { model, validation_mae, test: test_eval, parts: (fit.len(), val.len(), test.len()) })
 }
@@ -499,7 +502,7 @@ pub fn report(t: &Trained, data: &str, analysis: &str) -> String {
     let _ = writeln!(
         s,
         "- ridge {} (validation MAE by ridge: {}); spread: score = {:.1} {:+.3}·(R − {:.0}), sd {:.1} {:+.3}·(R − {:.0}); \
-         ρ between one player's games {:.3}; 90 % intervals: confidence intervals from that spread",
+         ρ between one player's games (fit and validation parts) {:.3}; 90 % intervals: confidence intervals from that spread",
         m.ridge,
         t.validation_mae.iter().map(|(r, v)| format!("{r}: {v:.1}")).collect::<Vec<_>>().join(", "),
         m.spread.a,
@@ -518,7 +521,7 @@ pub fn report(t: &Trained, data: &str, analysis: &str) -> String {
 /// one population reads another, or a shipped model next to a new one on the same games.
 pub fn evaluation_report(m: &GameModel, name: &str, e: &Evaluation, data: &str, analysis: &str) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# Strength estimator: model `{name}` on another file's test part\n");
+    let _ = writeln!(s, "# Strength estimator: model `{name}` on the test part of a file\n");
     let _ = writeln!(s, "- data: `{data}` ({analysis}); test part: game index i = n − 1 with i % 10 in 8-9");
     let _ = writeln!(
         s,

@@ -123,7 +123,15 @@ fn named_models_load_and_bad_names_are_refused() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("game, fide, refit, pawnbook"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("v3, v3-fide, game, fide, refit, pawnbook"));
+    // The v3 models read Maia-3's features (own and opponent's) beside v2's, each on its scale.
+    for (name, scale) in [("v3", "FICS"), ("v3-fide", "FIDE")] {
+        let Model::Game(m) = Model::named(name).unwrap().0 else { panic!() };
+        let has = |f: &str| m.features.iter().any(|x| x == f);
+        assert!(m.needs_maia() && has("own.m3_best") && has("opp.m3_ll_2800") && has("own.ase"), "{name}");
+        assert!(m.scale.contains(scale), "{name}: {}", m.scale);
+    }
+    assert!(!GameModel::shipped().needs_maia() && !GameModel::shipped_fide().needs_maia());
 }
 
 /// The shipped game model was fitted on FICS blitz and says so; a file rated far above that range
@@ -302,4 +310,40 @@ fn the_v2_models_read_a_fixed_game_as_before_estimator_v3() {
     // with both models then. The v3 features are computed after v2's and never enter a v2 score.
     assert_eq!(estimate_rows("game"), ["1,white,45,1539,1116,2316", "1,black,44,1487,926,2161"]);
     assert_eq!(estimate_rows("fide"), ["1,white,45,1639,179,2279", "1,black,44,1440,179,1719"]);
+}
+
+/// `sparring strength` with FICS_GAME written twice and `args`: the whole CSV.
+fn csv_of_two(args: &[&str]) -> String {
+    let path = std::env::temp_dir().join(format!("sparring-v3-{}-{}.pgn", std::process::id(), args.join("")));
+    std::fs::write(&path, format!("{FICS_GAME}\n{FICS_GAME}")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["strength"])
+        .arg(&path)
+        .args(["--format", "csv", "--quiet"])
+        .args(args)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_v3_default_reads_a_fixed_game_the_same_with_any_jobs() {
+    // v3 is the default; its Maia-3 reading is part of every game's analysis.
+    let one = csv_of_two(&["--jobs", "1"]);
+    assert_eq!(one, csv_of_two(&["--jobs", "2", "--model", "v3"]), "--jobs 2 and the name change nothing");
+    let rows: Vec<Vec<&str>> = one.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    // Known answers (the shipped v3 fit): game, color, strength_elo, lo90, hi90, and the rolling
+    // estimate of the second game, which pools both.
+    let cut = |r: &Vec<&str>| [r[0], r[1], r[8], r[12], r[13], r[10]].join(",");
+    assert_eq!(
+        rows.iter().map(cut).collect::<Vec<_>>(),
+        [
+            "1,white,1666,1485,2375,1666",
+            "1,black,1623,1385,2280,1623",
+            "2,white,1666,1485,2375,1706",
+            "2,black,1623,1385,2280,1654"
+        ]
+    );
 }
