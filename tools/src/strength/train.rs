@@ -124,6 +124,18 @@ pub fn games_from_plies_csv(pgn: &[PgnGame], csv: &str) -> Result<Vec<GameAnalys
         .collect())
 }
 
+/// Runs `f` on every game, the games split over `jobs` threads (each game's result depends on that
+/// game alone, so the split changes nothing).
+fn each_game_on_threads(games: &mut [GameAnalysis], jobs: usize, f: impl Fn(&mut GameAnalysis) + Sync) {
+    let chunk = games.len().div_ceil(jobs.max(1)).max(1);
+    let f = &f;
+    std::thread::scope(|scope| {
+        for part in games.chunks_mut(chunk) {
+            scope.spawn(move || part.iter_mut().for_each(f));
+        }
+    });
+}
+
 /// Scores the moves of games read from a per-ply CSV with the human move model (which the CSV
 /// does not hold), on `jobs` threads.
 pub fn add_human_log_likelihoods(
@@ -132,16 +144,9 @@ pub fn add_human_log_likelihoods(
     version: u32,
     jobs: usize,
 ) {
-    let chunk = games.len().div_ceil(jobs.max(1)).max(1);
-    std::thread::scope(|scope| {
-        for part in games.chunks_mut(chunk) {
-            scope.spawn(move || {
-                for g in part {
-                    if let Some(p) = pgn.get(&g.number) {
-                        g.human_ll = game_model::human_scores(version, &p.root, &p.moves, &g.plies);
-                    }
-                }
-            });
+    each_game_on_threads(games, jobs, |g| {
+        if let Some(p) = pgn.get(&g.number) {
+            g.human_ll = game_model::human_scores(version, &p.root, &p.moves, &g.plies);
         }
     });
 }
@@ -156,21 +161,14 @@ pub fn add_maia_readings(
     jobs: usize,
 ) {
     use shakmaty::Color;
-    let chunk = games.len().div_ceil(jobs.max(1)).max(1);
-    std::thread::scope(|scope| {
-        for part in games.chunks_mut(chunk) {
-            scope.spawn(move || {
-                for g in part {
-                    let cached = (cache.get(&(g.number, Color::White)), cache.get(&(g.number, Color::Black)));
-                    g.maia = match cached {
-                        (Some(w), Some(b)) if w.grid == super::likelihood::DEFAULT_GRID && b.grid == w.grid => {
-                            Some([w.clone(), b.clone()])
-                        }
-                        _ => pgn.get(&g.number).and_then(|p| game_model::maia_reading(&p.root, &p.moves)),
-                    };
-                }
-            });
-        }
+    each_game_on_threads(games, jobs, |g| {
+        let cached = (cache.get(&(g.number, Color::White)), cache.get(&(g.number, Color::Black)));
+        g.maia = match cached {
+            (Some(w), Some(b)) if w.grid == super::likelihood::DEFAULT_GRID && b.grid == w.grid => {
+                Some([w.clone(), b.clone()])
+            }
+            _ => pgn.get(&g.number).and_then(|p| game_model::maia_reading(&p.root, &p.moves)),
+        };
     });
 }
 
