@@ -16,6 +16,28 @@ use std::process::ExitCode;
 /// Depth of the internal oracle when neither the command line nor the model says otherwise.
 pub const DEFAULT_DEPTH: i32 = 6;
 
+/// Which games of a file a strength tool reads (`--every`, `--offset`, `--limit`), shared by the
+/// analysis, refit, train and `strength likelihood`.
+#[derive(Args, Debug, Clone)]
+pub struct GameSelection {
+    /// Only games whose number n (1-based) has n % EVERY == OFFSET.
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// At most this many (selected) games.
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+impl GameSelection {
+    /// Whether game number `n` (1-based) is one the selection reads (`--limit` aside).
+    pub fn keeps(&self, n: usize) -> bool {
+        let every = self.every.max(1);
+        n % every == self.offset % every
+    }
+}
+
 /// Oracle and game-selection options shared by analysis and refit.
 #[derive(Args, Debug, Clone)]
 pub struct OracleArgs {
@@ -40,14 +62,8 @@ pub struct OracleArgs {
     /// Entries of each game's memo of oracle answers (0 disables it).
     #[arg(long, default_value_t = 100_000)]
     pub cache: usize,
-    /// Analyse only games whose number n (1-based) has n % EVERY == OFFSET.
-    #[arg(long, default_value_t = 1)]
-    pub every: usize,
-    #[arg(long, default_value_t = 0)]
-    pub offset: usize,
-    /// Analyse at most this many (selected) games.
-    #[arg(long)]
-    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub select: GameSelection,
     /// Model: `v3` (default: the v2 game model's reading of one game plus how likely each side's
     /// moves are under the human move model Maia-3 across ratings, with 90 % intervals; fitted on
     /// FICS blitz; about 20 plies/s a core), `v3-fide` (the same fitted on FIDE-rated players'
@@ -440,7 +456,6 @@ fn load_and_analyse(
         }
         setup.games_of = Some(name);
     }
-    let every = o.every.max(1);
     let mut errors = Vec::new();
     let mut games: Vec<PgnGame> = Vec::new();
     for g in all {
@@ -448,10 +463,10 @@ fn load_and_analyse(
             Ok(g) => g.number,
             Err(e) => e.number,
         };
-        if number % every != o.offset % every {
+        if !o.select.keeps(number) {
             continue;
         }
-        if o.limit.is_some_and(|l| games.len() + errors.len() >= l) {
+        if o.select.limit.is_some_and(|l| games.len() + errors.len() >= l) {
             break;
         }
         match g {
@@ -614,9 +629,9 @@ fn run_refit(c: RefitCli) -> Result<(), String> {
         fi.selection = format!(
             "{}; analysed games n with n % {} == {}{}",
             c.fit_part.describe(),
-            c.oracle.every.max(1),
-            c.oracle.offset % c.oracle.every.max(1),
-            c.oracle.limit.map(|l| format!(", at most {l} games")).unwrap_or_default()
+            c.oracle.select.every.max(1),
+            c.oracle.select.offset % c.oracle.select.every.max(1),
+            c.oracle.select.limit.map(|l| format!(", at most {l} games")).unwrap_or_default()
         );
         fi.held_out = eval.as_ref().and_then(|e| serde_json::to_value(e).ok());
     }

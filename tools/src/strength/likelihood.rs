@@ -140,14 +140,8 @@ pub struct LikelihoodCli {
     /// 220,1.13; FIDE-rated online 920,0.71): adds the best rating on the population's scale.
     #[arg(long, value_delimiter = ',')]
     pub map: Vec<f64>,
-    /// Only games whose number n (1-based) has n % EVERY == OFFSET (as `sparring strength`).
-    #[arg(long, default_value_t = 1)]
-    pub every: usize,
-    #[arg(long, default_value_t = 0)]
-    pub offset: usize,
-    /// At most this many (selected) games.
-    #[arg(long)]
-    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub select: super::cli::GameSelection,
     /// Games read at once.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
@@ -164,10 +158,9 @@ pub fn run_cli(c: LikelihoodCli) -> Result<(), String> {
         return Err(format!("--grid {:?}: the ratings must be ascending and not empty", c.grid));
     }
     let model = sparring::human::maia3::builtin()?;
-    let every = c.every.max(1);
     let mut games = crate::common::games::read_games(&c.file)?;
-    games.retain(|g| g.number % every == c.offset % every);
-    games.truncate(c.limit.unwrap_or(usize::MAX));
+    games.retain(|g| c.select.keeps(g.number));
+    games.truncate(c.select.limit.unwrap_or(usize::MAX));
     let start = std::time::Instant::now();
     let jobs = c.jobs.max(1);
     let chunk = games.len().div_ceil(jobs).max(1);
