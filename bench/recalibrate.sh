@@ -14,6 +14,7 @@
 # bench/results/ladder-steps.csv. Environment: JOBS (default 2), STEP_GAMES (fit trials, 40),
 # GAMES (steps, 200), SRAND (the steps' match seed, 7), SF_DEPTH (12), R (output folder),
 # ALSO_ORACLE (the fit's second judge, default bench/humanlike/oracle-sf15-d12.jsonl; empty: none),
+# MODEL_OFFSETS (a v7 repair's model-input notches, e.g. -226,-113,113,226; default none),
 # MAX_TRIALS (the repair's most moves, 12; a stopped repair resumes from the steps recorded in its work folder),
 # REPAIR_MARGIN (how far inside its window, in percentage points, a repaired step must end on the
 # repair's seed: 3 by default, because a step chosen on one seed scores 2-16 points less on another).
@@ -99,7 +100,13 @@ L=$R/ladder-v$V.toml
 if run repair; then
     # The fit's steps were judged on short trials and only by the upper point's λ: walk the chain's
     # 200-game steps into their windows (`calibrate repair`, tools/src/calibrate/repair.rs).
-    "$BIN" calibrate repair --ladder "$R/ladder-v$V-fitted.toml" --jobs "$JOBS" \
+    # Both oracles bind the repair's moves as they bind the fit's; a v7 ladder may also move a
+    # point's model rating input (MODEL_OFFSETS, e.g. -226,-113,113,226: one notch at a time).
+    rep=()
+    SF_REP=${ALSO_ORACLE-$H/oracle-sf15-d12.jsonl}
+    if [ -n "$SF_REP" ] && [ -f "$SF_REP" ]; then rep=(--also-oracle "$SF_REP"); fi
+    if [ -n "${MODEL_OFFSETS:-}" ]; then rep+=(--model-offsets "$MODEL_OFFSETS"); fi
+    "$BIN" calibrate repair --ladder "$R/ladder-v$V-fitted.toml" --jobs "$JOBS" "${rep[@]}" \
         --points 800:900 1000:1100 1200:1300 1400:1500 1600:1700 1800:1900 2000:2100 \
         --games "$GAMES" --concurrency "$JOBS" --max-trials "${MAX_TRIALS:-12}" --margin "${REPAIR_MARGIN:-3}" \
         --work "$W/repair" \

@@ -188,6 +188,14 @@ struct FitArgs {
 struct RepairArgs {
     #[arg(long, default_value = "bench/humanlike/oracle.jsonl")]
     oracle: PathBuf,
+    /// A second oracle's cache (e.g. bench/humanlike/oracle-sf15-d12.jsonl): a move must keep the
+    /// point inside the per-move limits by both (where it has scored 100+ of the band's fit part).
+    #[arg(long)]
+    also_oracle: Option<PathBuf>,
+    /// A v7 ladder: the model rating offsets (from each point's own input) a point may move to, one
+    /// notch at a time (comma-separated, e.g. -226,-113,113,226); a higher input plays stronger.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    model_offsets: Vec<f64>,
     #[arg(long, default_value = "profiles/ladder.toml")]
     ladder: PathBuf,
     #[arg(long, default_value = "../shared/data/human/fics-blitz-dev.pgn")]
@@ -332,6 +340,8 @@ fn model_fit_cmd(args: FitArgs) -> Result<ExitCode, String> {
 fn model_repair_cmd(args: RepairArgs) -> Result<ExitCode, String> {
     let RepairArgs {
         oracle,
+        also_oracle,
+        model_offsets,
         ladder,
         pgn,
         points,
@@ -351,8 +361,13 @@ fn model_repair_cmd(args: RepairArgs) -> Result<ExitCode, String> {
     if let Some(dir) = csv_out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    if model_offsets.iter().any(|o| !o.is_finite() || o.abs() > 1500.0) {
+        return Err(format!("--model-offsets {model_offsets:?}: each must be within ±1500 rating points"));
+    }
     repair::run(&repair::RepairArgs {
         oracle: &oracle,
+        second: also_oracle.as_deref(),
+        model_offsets,
         ladder: &ladder,
         pgn: &pgn,
         pairs: parse_points(&points)?,

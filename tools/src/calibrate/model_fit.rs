@@ -198,6 +198,12 @@ pub struct Targets {
 }
 
 impl PointFit {
+    /// What a setting is expected to do on the fit part by the second oracle, where that oracle
+    /// binds the limits (it scored at least [`MIN_SECOND_FIT`] of the fit part; None otherwise).
+    pub fn second_fit_expected(&self, s: &Setting3) -> Option<Expected> {
+        (self.fit2.len() >= MIN_SECOND_FIT)
+            .then(|| aimed(expected(&self.fit2.iter().collect::<Vec<_>>(), s), self.targets.fit[1]))
+    }
     /// What a setting is expected to do on the held-out part.
     pub fn held_out(&self, s: &Setting3) -> Expected {
         aimed(expected(&self.test.iter().collect::<Vec<_>>(), s), self.targets.test[0])

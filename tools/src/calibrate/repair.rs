@@ -8,12 +8,15 @@
 //! 2. the step farthest outside its window is taken; too low: its upper point one notch stronger or
 //!    its lower point one notch weaker; too high: the reverse;
 //! 3. a notch is the next slip rate of the fit's grid ([`SLIPS`]; slips fall with Elo, so a point's
-//!    rate stays between its neighbours') or the next λ of the grid ([`LAMBDAS`]; larger λ plays
-//!    stronger); each is a candidate;
+//!    rate stays between its neighbours'), the next λ of the grid ([`LAMBDAS`]; larger λ plays
+//!    stronger) or, for a v7 point with `--model-offsets`, the next rating input of the human move
+//!    model among the offsets given (a higher input plays stronger: ladder v21's 1700 at input
+//!    1689 instead of 1463 scored 68.2 % instead of 59.2 % against 1500); each is a candidate;
 //! 4. a candidate is allowed only while the point stays inside the per-move limits on its band's fit
 //!    part (mean loss within ±[`MEAN_TOLERANCE`] of the humans' curve at its Elo, or of its band's
-//!    people with `--mean-target band`; KS ≤ [`KS_TOLERANCE`]); the allowed
-//!    ones are tried smallest per-move error first;
+//!    people with `--mean-target band`; KS ≤ [`KS_TOLERANCE`]), by the second oracle too where one
+//!    is given (`--also-oracle`, as in `model fit`); the allowed ones are tried smallest per-move
+//!    error first;
 //! 5. the moved point's steps are played again; the move is kept when the sum of those steps'
 //!    distances outside their windows falls, and is otherwise undone and not tried again while
 //!    the point's neighbours keep their settings (a neighbour that moves changes the steps that
@@ -52,6 +55,14 @@ pub trait Judge {
     fn per_move(&mut self, i: usize, s: &Setting3) -> Expected;
     /// The match of `chain[upper]` against `chain[upper - 1]`, both as `chain` has them.
     fn step(&mut self, chain: &[Link], upper: usize) -> Result<steps::StepResult, String>;
+    /// The same figures by a second oracle, where one binds the point's limits (None: none does).
+    fn per_move_second(&mut self, _i: usize, _s: &Setting3) -> Option<Expected> {
+        None
+    }
+    /// The model rating offsets `chain[i]` may take, ascending, 0 among them (empty: none but its own).
+    fn model_offsets(&self, _i: usize) -> &[f64] {
+        &[]
+    }
 }
 
 /// How far a score lies outside what its gap asks (0 inside), as [`steps::StepResult::passes`]
@@ -80,8 +91,9 @@ pub struct Bounds {
 }
 
 /// The settings one notch stronger (or weaker) than `chain[i]`'s: the next slip rate of the grid
-/// that keeps slips falling with Elo, and the next λ of the grid.
-pub fn notches(chain: &[Link], bounds: Bounds, i: usize, stronger: bool) -> Vec<Setting3> {
+/// that keeps slips falling with Elo, the next λ of the grid, and the next of the model rating
+/// `offsets` (ascending; a higher input is stronger).
+pub fn notches(chain: &[Link], bounds: Bounds, i: usize, stronger: bool, offsets: &[f64]) -> Vec<Setting3> {
     let s = chain[i].setting;
     let most = if i > 0 { chain[i - 1].setting.slip_p } else { bounds.most };
     let least = chain.get(i + 1).map_or(bounds.least, |p| p.setting.slip_p);
@@ -96,7 +108,16 @@ pub fn notches(chain: &[Link], bounds: Bounds, i: usize, stronger: bool) -> Vec<
     } else {
         LAMBDAS.iter().rev().copied().find(|&l| l < s.lambda - eps)
     };
-    slip.map(|x| Setting3 { slip_p: x, ..s }).into_iter().chain(lambda.map(|l| Setting3 { lambda: l, ..s })).collect()
+    let offset = if stronger {
+        offsets.iter().copied().find(|&o| o > s.model_offset + eps)
+    } else {
+        offsets.iter().rev().copied().find(|&o| o < s.model_offset - eps)
+    };
+    slip.map(|x| Setting3 { slip_p: x, ..s })
+        .into_iter()
+        .chain(lambda.map(|l| Setting3 { lambda: l, ..s }))
+        .chain(offset.map(|o| Setting3 { model_offset: o, ..s }))
+        .collect()
 }
 
 /// One trial of the search, for the log.
@@ -108,6 +129,8 @@ pub struct Trial {
     /// The point's per-move error (fraction) and KS on the fit part with the new setting.
     pub error: f64,
     pub ks: f64,
+    /// The same by the second oracle, where one binds.
+    pub second: Option<(f64, f64)>,
     /// The steps played again: (higher, lower, score).
     pub steps: Vec<(i32, i32, f64)>,
     pub kept: bool,
@@ -119,8 +142,8 @@ pub struct Outcome {
     pub trials: Vec<Trial>,
 }
 
-fn key(s: &Setting3) -> [u64; 4] {
-    [s.lambda.to_bits(), s.beta.to_bits(), s.slip_p.to_bits(), s.deep_p.to_bits()]
+fn key(s: &Setting3) -> [u64; 5] {
+    [s.lambda.to_bits(), s.beta.to_bits(), s.slip_p.to_bits(), s.deep_p.to_bits(), s.model_offset.to_bits()]
 }
 
 /// Repairs `chain` in place (see the module documentation); at most `max_trials` moves are tried.
@@ -142,9 +165,9 @@ pub fn repair(
     let gap = |chain: &[Link], upper: usize| chain[upper].elo - chain[upper - 1].elo;
     // A move undone is not tried again while its point's neighbours keep their settings (their
     // steps are what judged it); once a neighbour moves, it may be tried again.
-    let mut rejected: HashSet<(usize, [u64; 4], [[u64; 4]; 2])> = HashSet::new();
+    let mut rejected: HashSet<(usize, [u64; 5], [[u64; 5]; 2])> = HashSet::new();
     let context = |chain: &[Link], i: usize| {
-        let at = |j: Option<usize>| j.and_then(|j| chain.get(j)).map_or([0; 4], |l| key(&l.setting));
+        let at = |j: Option<usize>| j.and_then(|j| chain.get(j)).map_or([0; 5], |l| key(&l.setting));
         [at(i.checked_sub(1)), at(Some(i + 1))]
     };
     let mut trials = Vec::new();
@@ -159,20 +182,25 @@ pub fn repair(
         for &(upper, _) in &failing {
             let low = score(&result, upper) < steps::expected_score(gap(chain, upper));
             // Too low: the upper point stronger or the lower one weaker; too high: the reverse.
-            let mut candidates: Vec<(usize, Setting3, Expected)> = [(upper, low), (upper - 1, !low)]
+            let mut candidates: Vec<(usize, Setting3, Expected, Option<Expected>)> = [(upper, low), (upper - 1, !low)]
                 .into_iter()
-                .flat_map(|(i, stronger)| notches(chain, bounds, i, stronger).into_iter().map(move |s| (i, s)))
+                .flat_map(|(i, stronger)| {
+                    notches(chain, bounds, i, stronger, judge.model_offsets(i)).into_iter().map(move |s| (i, s))
+                })
+                .collect::<Vec<_>>()
+                .into_iter()
                 .filter(|(i, s)| !rejected.contains(&(*i, key(s), context(chain, *i))))
                 .map(|(i, s)| {
                     let e = judge.per_move(i, &s);
-                    (i, s, e)
+                    let e2 = judge.per_move_second(i, &s);
+                    (i, s, e, e2)
                 })
-                .filter(|(_, _, e)| allowed(e))
+                .filter(|(_, _, e, e2)| allowed(e) && e2.as_ref().is_none_or(allowed))
                 .collect();
             candidates.sort_by(|a, b| {
                 a.2.error().abs().total_cmp(&b.2.error().abs()).then(b.2.match_rate.total_cmp(&a.2.match_rate))
             });
-            let Some(&(i, s, e)) = candidates.first() else { continue };
+            let Some(&(i, s, e, e2)) = candidates.first() else { continue };
             let from = chain[i].setting;
             let affected: Vec<usize> = [i, i + 1].into_iter().filter(|&u| u >= 1 && u < n).collect();
             let before: f64 = affected.iter().map(|&u| outside(score(&result, u), gap(chain, u), margin)).sum();
@@ -197,6 +225,7 @@ pub fn repair(
                 to: s,
                 error: e.error(),
                 ks: e.ks,
+                second: e2.map(|e2| (e2.error(), e2.ks)),
                 steps: played.iter().map(|(_, r)| (r.higher, r.lower, r.score)).collect(),
                 kept,
             };
@@ -214,6 +243,10 @@ pub fn repair(
 /// What `model repair` is asked to do.
 pub struct RepairArgs<'a> {
     pub oracle: &'a Path,
+    /// A second oracle's cache whose per-move limits bind too (where it scored enough of a band).
+    pub second: Option<&'a Path>,
+    /// Model rating offsets a v7 point may move to (besides its own; empty: none).
+    pub model_offsets: Vec<f64>,
     pub ladder: &'a Path,
     pub pgn: &'a Path,
     /// The chain: BAND:ELO pairs (each point's per-move limits are judged on its band).
@@ -243,10 +276,12 @@ pub struct RepairArgs<'a> {
 /// same from there instead of playing it again, so a stopped repair resumes.
 struct Matches<'a> {
     fits: Vec<PointFit>,
+    /// Per point: the model offsets it may take (ascending, 0 among them; empty for a v6 point).
+    offsets: Vec<Vec<f64>>,
     base: Ladder,
     cfg: &'a steps::StepConfig,
     work: &'a Path,
-    played: HashMap<(i32, [u64; 4], i32, [u64; 4]), steps::StepResult>,
+    played: HashMap<(i32, [u64; 5], i32, [u64; 5]), steps::StepResult>,
     /// Steps recorded in the work folder: the pair of points as [`pair_text`] writes them.
     recorded: Vec<(String, steps::StepResult)>,
     /// The next free `repair-N` number.
@@ -327,6 +362,14 @@ impl Judge for Matches<'_> {
         self.fits[i].fit_expected(s)
     }
 
+    fn per_move_second(&mut self, i: usize, s: &Setting3) -> Option<Expected> {
+        self.fits[i].second_fit_expected(s)
+    }
+
+    fn model_offsets(&self, i: usize) -> &[f64] {
+        &self.offsets[i]
+    }
+
     fn step(&mut self, chain: &[Link], upper: usize) -> Result<steps::StepResult, String> {
         let (hi, lo) = (chain[upper], chain[upper - 1]);
         let k = (hi.elo, key(&hi.setting), lo.elo, key(&lo.setting));
@@ -343,7 +386,12 @@ impl Judge for Matches<'_> {
             self.next += 1;
             std::fs::write(&path, candidate.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
             let t0 = std::time::Instant::now();
-            let r = steps::play_step(&path, hi.elo, lo.elo, self.cfg)?;
+            // Every game is kept (the fault count reads them): one folder per step played.
+            let cfg = steps::StepConfig { pgn_out: Some(path.with_extension("games")), ..self.cfg.clone() };
+            if let Some(dir) = &cfg.pgn_out {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            let r = steps::play_step(&path, hi.elo, lo.elo, &cfg)?;
             let record = StepRecord {
                 higher: r.higher,
                 lower: r.lower,
@@ -375,7 +423,8 @@ impl Judge for Matches<'_> {
 }
 
 fn show(s: &Setting3) -> String {
-    format!("lambda {:.2} beta {:.2} slip {:.3}", s.lambda, s.beta, s.slip_p)
+    let model = if s.model_offset == 0.0 { String::new() } else { format!(" model {:+.0}", s.model_offset) };
+    format!("lambda {:.2} beta {:.2} slip {:.3}{model}", s.lambda, s.beta, s.slip_p)
 }
 
 /// The command: the chain's per-move decisions, the search, the repaired ladder and its steps.
@@ -395,31 +444,53 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     let games = crate::common::games::read_games(args.pgn)?;
     let all = crate::common::scored::load_oracle(args.oracle)?;
     let eligible = crate::common::bands::eligible(&all, None);
+    let all2 = args.second.map(crate::common::scored::load_oracle).transpose()?.unwrap_or_default();
+    let eligible2 = crate::common::bands::eligible(&all2, None);
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
     let elos: Vec<i32> = pairs.iter().map(|&(_, e)| e).collect();
     let fit_curve = curve_targets(args.mean_target, &eligible, &games, Part::Fit, &elos)?;
+    let fit_curve2 = if args.second.is_some() {
+        curve_targets(args.mean_target, &eligible2, &games, Part::Fit, &elos)?
+    } else {
+        None
+    };
     let test_curve = curve_targets(args.mean_target, &eligible, &games, Part::Test, &elos).unwrap_or_else(|e| {
         eprintln!("model repair: no test-part curve ({e}); the held-out rows compare with the band's people");
         None
     });
     let at = |c: &Option<std::collections::BTreeMap<i32, f64>>, elo: i32| c.as_ref().and_then(|m| m.get(&elo).copied());
     let mut fits = Vec::new();
+    let mut offsets = Vec::new();
     let mut chain = Vec::new();
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
+        let second: Vec<OraclePosition> = eligible2.iter().filter(|p| p.pos.band == band).cloned().collect();
+        let v7 = ladder.human_model == Some(sparring::human::maia3::VERSION);
+        let point_offsets: Vec<f64> = if v7 && !args.model_offsets.is_empty() {
+            let mut o: Vec<f64> = std::iter::once(0.0).chain(args.model_offsets.iter().copied()).collect();
+            o.sort_by(f64::total_cmp);
+            o.dedup();
+            o
+        } else {
+            Vec::new()
+        };
         let f = fit_point(
             &ladder,
             (band, elo),
-            (&positions, None),
+            (&positions, args.second.map(|_| &second[..])),
             &games,
             PointGrid {
                 max_slip: 1.0,
                 deep_ps: &[],
-                model_offsets: &[],
-                targets: Targets { fit: [at(&fit_curve, elo), None], test: [at(&test_curve, elo), None] },
+                model_offsets: &point_offsets,
+                targets: Targets {
+                    fit: [at(&fit_curve, elo), at(&fit_curve2, elo)],
+                    test: [at(&test_curve, elo), None],
+                },
             },
             args.jobs,
         )?;
+        offsets.push(point_offsets);
         // The first row is the point as the ladder has it.
         chain.push(Link { elo, setting: f.rows[0].2 });
         fits.push(f);
@@ -432,6 +503,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     let (recorded, next) = recorded_steps(args.work, &args.steps);
     let mut judge = Matches {
         fits,
+        offsets,
         base: ladder.clone(),
         cfg: &args.steps,
         work: args.work,
@@ -448,8 +520,10 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
     );
     let out = repair(&mut chain, bounds, &mut judge, args.max_trials, args.margin, |t| {
         let steps: Vec<String> = t.steps.iter().map(|(h, l, s)| format!("{h}/{l} {s:.1} %")).collect();
+        let second =
+            t.second.map_or(String::new(), |(e, ks)| format!("; second oracle {:+.1} %, KS {ks:.3}", 100.0 * e));
         eprintln!(
-            "model repair: {} {} -> {} (fit part error {:+.1} %, KS {:.3}): {} -> {}",
+            "model repair: {} {} -> {} (fit part error {:+.1} %, KS {:.3}{second}): {} -> {}",
             t.elo,
             show(&t.from),
             show(&t.to),
@@ -470,15 +544,17 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
         csv.push('\n');
     }
     std::fs::write(args.csv_out, &csv).map_err(|e| format!("{}: {e}", args.csv_out.display()))?;
-    println!("point  lambda   beta   slip   fit-part error   KS     match");
+    println!("point  lambda   beta   slip   model input   fit-part error   KS     match");
     for (link, f) in chain.iter().zip(&judge.fits) {
         let e = f.fit_expected(&link.setting);
+        let input = repaired.points.iter().find(|p| p.elo == link.elo).and_then(|p| p.model_elo);
         println!(
-            "{:5}  {:6.2}  {:5.2}  {:5.3}   {:+6.1} %        {:.3}  {:.4}",
+            "{:5}  {:6.2}  {:5.2}  {:5.3}   {:>11}   {:+6.1} %        {:.3}  {:.4}",
             link.elo,
             link.setting.lambda,
             link.setting.beta,
             link.setting.slip_p,
+            input.map_or("-".to_string(), |m| format!("{m:.0}")),
             100.0 * e.error(),
             e.ks,
             e.match_rate
@@ -704,25 +780,115 @@ mod tests {
     #[test]
     fn notches_keep_slips_between_the_neighbours() {
         let c = chain(&[0.12, 0.08, 0.05]);
-        let up = notches(&c, OPEN, 1, false);
+        let up = notches(&c, OPEN, 1, false, &[]);
         assert_eq!(up[0].slip_p, 0.10);
         assert_eq!(up[1].lambda, 0.75);
-        let down = notches(&c, OPEN, 1, true);
+        let down = notches(&c, OPEN, 1, true, &[]);
         assert_eq!(down[0].slip_p, 0.06);
         assert_eq!(down[1].lambda, 1.5);
         // Held by both neighbours: only λ can move.
         let c = chain(&[0.08, 0.08, 0.08]);
-        assert!(notches(&c, OPEN, 1, true).iter().all(|s| s.slip_p == 0.08));
-        assert!(notches(&c, OPEN, 1, false).iter().all(|s| s.slip_p == 0.08));
+        assert!(notches(&c, OPEN, 1, true, &[]).iter().all(|s| s.slip_p == 0.08));
+        assert!(notches(&c, OPEN, 1, false, &[]).iter().all(|s| s.slip_p == 0.08));
         // The ladder's points beyond the chain hold its ends the same way.
         let c = chain(&[0.08, 0.04]);
         let held = Bounds { most: 0.08, least: 0.04 };
-        assert!(notches(&c, held, 0, false).iter().all(|s| s.slip_p == 0.08));
-        assert!(notches(&c, held, 1, true).iter().all(|s| s.slip_p == 0.04));
+        assert!(notches(&c, held, 0, false, &[]).iter().all(|s| s.slip_p == 0.08));
+        assert!(notches(&c, held, 1, true, &[]).iter().all(|s| s.slip_p == 0.04));
         // The top of the chain may slip down to 0; a point at 0 only moves λ to be stronger.
         let c = chain(&[0.02, 0.0]);
-        assert_eq!(notches(&c, OPEN, 1, true).len(), 1);
-        assert_eq!(notches(&c, OPEN, 1, true)[0].lambda, 1.5);
+        assert_eq!(notches(&c, OPEN, 1, true, &[]).len(), 1);
+        assert_eq!(notches(&c, OPEN, 1, true, &[])[0].lambda, 1.5);
+    }
+
+    #[test]
+    fn a_v7_point_moves_its_model_input_one_offset_at_a_time() {
+        let offsets = [-226.0, -113.0, 0.0, 113.0];
+        let mut c = chain(&[0.12, 0.08, 0.05]);
+        let stronger = notches(&c, OPEN, 1, true, &offsets);
+        assert_eq!(
+            stronger.iter().filter(|s| s.model_offset != 0.0).map(|s| s.model_offset).collect::<Vec<_>>(),
+            [113.0]
+        );
+        let weaker = notches(&c, OPEN, 1, false, &offsets);
+        assert_eq!(
+            weaker.iter().filter(|s| s.model_offset != 0.0).map(|s| s.model_offset).collect::<Vec<_>>(),
+            [-113.0]
+        );
+        // Each candidate moves one thing: the offset notch keeps λ and the slip rate.
+        let moved = stronger.iter().find(|s| s.model_offset != 0.0).unwrap();
+        assert_eq!((moved.lambda, moved.slip_p), (c[1].setting.lambda, c[1].setting.slip_p));
+        // At the end of the offsets given there is no further notch that way; without offsets none.
+        c[1].setting.model_offset = 113.0;
+        assert!(notches(&c, OPEN, 1, true, &offsets).iter().all(|s| s.model_offset == 113.0));
+        assert_eq!(notches(&c, OPEN, 1, false, &offsets).iter().filter(|s| s.model_offset == 0.0).count(), 1);
+        c[1].setting.model_offset = 0.0;
+        assert!(notches(&c, OPEN, 1, true, &[]).iter().all(|s| s.model_offset == 0.0));
+    }
+
+    /// The toy world with a model input that plays stronger (+0.5 Elo per rating point of offset)
+    /// and leaves the per-move error alone, and λ notches that a second oracle forbids.
+    struct WithModel {
+        toy: Toy,
+        offsets: Vec<f64>,
+        second_forbids_lambda: bool,
+    }
+
+    impl Judge for WithModel {
+        fn per_move(&mut self, i: usize, s: &Setting3) -> Expected {
+            self.toy.per_move(i, s)
+        }
+        fn per_move_second(&mut self, i: usize, s: &Setting3) -> Option<Expected> {
+            let mut e = self.toy.per_move(i, s);
+            if self.second_forbids_lambda && s.lambda != 1.0 {
+                e.mean = 150.0;
+            }
+            Some(e)
+        }
+        fn model_offsets(&self, _i: usize) -> &[f64] {
+            &self.offsets
+        }
+        fn step(&mut self, chain: &[Link], upper: usize) -> Result<steps::StepResult, String> {
+            let strength = |i: usize| {
+                let s = &chain[i].setting;
+                strength(self.toy.base[i], s) + 0.5 * s.model_offset
+            };
+            self.toy.steps_played += 1;
+            let d = strength(upper) - strength(upper - 1);
+            Ok(steps::StepResult {
+                higher: chain[upper].elo,
+                lower: chain[upper - 1].elo,
+                games: 200,
+                score: 100.0 / (1.0 + 10f64.powf(-d / 400.0)),
+                error95: 5.0,
+            })
+        }
+    }
+
+    #[test]
+    fn a_second_oracle_binds_the_repair_and_the_model_input_mends_the_step() {
+        // Point 1 is 110 Elo above point 0 (65 %); both points' slips are held by the ladder around
+        // the chain, and λ notches would err 50 % by the second oracle: the model input is what is
+        // left, and point 1's +113 (+56 Elo) mends the step (72.3 %).
+        let held = Bounds { most: 0.10, least: 0.10 };
+        let mut judge = WithModel {
+            toy: toy(&[900.0, 1010.0]),
+            offsets: vec![-113.0, 0.0, 113.0, 226.0],
+            second_forbids_lambda: true,
+        };
+        let mut c = chain(&[0.10, 0.10]);
+        let out = repair(&mut c, held, &mut judge, 10, 0.0, |_| {}).unwrap();
+        assert!(out.steps[0].passes(), "{:.1} %", out.steps[0].score);
+        assert!(out.trials.iter().all(|t| t.to.lambda == 1.0), "a λ move the second oracle forbids was tried");
+        assert!(out.trials.iter().all(|t| t.second.is_some()));
+        assert_eq!(out.trials.len(), 1);
+        assert_eq!(c[1].setting.model_offset, 113.0);
+        assert_eq!(c[0].setting, chain(&[0.10])[0].setting, "the lower point was not needed");
+        // Without the second oracle λ is allowed again and the smaller per-move error wins it.
+        let mut judge = WithModel { second_forbids_lambda: false, ..judge };
+        let mut c = chain(&[0.10, 0.10]);
+        let out = repair(&mut c, held, &mut judge, 10, 0.0, |_| {}).unwrap();
+        assert!(out.trials.iter().any(|t| t.to.lambda != 1.0));
     }
 
     #[test]
