@@ -27,7 +27,8 @@
 //! counts as inside only M percentage points inside its window: the steps a repair keeps were
 //! chosen on one match seed and score less on another, so ending at the window's edge is not enough.
 //!
-//! Every step played is recorded in the work folder (`repair-N.toml`, `repair-N.result.json`); a
+//! Every step played is recorded in the work folder (`repair-N.toml`, `repair-N.result.json`, its
+//! games in `repair-N.pgn`); a
 //! run started again with the same folder takes the steps it finds there with the same points,
 //! match settings and search, so a stopped repair resumes where it was.
 
@@ -386,11 +387,8 @@ impl Judge for Matches<'_> {
             self.next += 1;
             std::fs::write(&path, candidate.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
             let t0 = std::time::Instant::now();
-            // Every game is kept (the fault count reads them): one folder per step played.
-            let cfg = steps::StepConfig { pgn_out: Some(path.with_extension("games")), ..self.cfg.clone() };
-            if let Some(dir) = &cfg.pgn_out {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            }
+            // Every game is kept (the fault count reads them): `repair-N.pgn` beside its ladder.
+            let cfg = steps::StepConfig { pgn_out: Some(path.with_extension("pgn")), ..self.cfg.clone() };
             let r = steps::play_step(&path, hi.elo, lo.elo, &cfg)?;
             let record = StepRecord {
                 higher: r.higher,
@@ -459,14 +457,20 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
         None
     });
     let at = |c: &Option<std::collections::BTreeMap<i32, f64>>, elo: i32| c.as_ref().and_then(|m| m.get(&elo).copied());
+    if !args.model_offsets.is_empty() && ladder.human_model != Some(sparring::human::maia3::VERSION) {
+        return Err(format!(
+            "--model-offsets: {} is not a v7 ladder (human_model = {}); only Maia-3 points have a model rating input",
+            args.ladder.display(),
+            sparring::human::maia3::VERSION
+        ));
+    }
     let mut fits = Vec::new();
     let mut offsets = Vec::new();
     let mut chain = Vec::new();
     for &(band, elo) in &pairs {
         let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
         let second: Vec<OraclePosition> = eligible2.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let v7 = ladder.human_model == Some(sparring::human::maia3::VERSION);
-        let point_offsets: Vec<f64> = if v7 && !args.model_offsets.is_empty() {
+        let point_offsets: Vec<f64> = if !args.model_offsets.is_empty() {
             let mut o: Vec<f64> = std::iter::once(0.0).chain(args.model_offsets.iter().copied()).collect();
             o.sort_by(f64::total_cmp);
             o.dedup();
@@ -617,13 +621,18 @@ mod tests {
             self.steps_played += 1;
             let d = strength(self.base[upper], &chain[upper].setting)
                 - strength(self.base[upper - 1], &chain[upper - 1].setting);
-            Ok(steps::StepResult {
-                higher: chain[upper].elo,
-                lower: chain[upper - 1].elo,
-                games: 200,
-                score: 100.0 / (1.0 + 10f64.powf(-d / 400.0)),
-                error95: 5.0,
-            })
+            Ok(step_at(chain, upper, d))
+        }
+    }
+
+    /// The 200-game step of `chain[upper]` over the point below when it is `d` Elo stronger.
+    fn step_at(chain: &[Link], upper: usize, d: f64) -> steps::StepResult {
+        steps::StepResult {
+            higher: chain[upper].elo,
+            lower: chain[upper - 1].elo,
+            games: 200,
+            score: 100.0 / (1.0 + 10f64.powf(-d / 400.0)),
+            error95: 5.0,
         }
     }
 
@@ -855,13 +864,7 @@ mod tests {
             };
             self.toy.steps_played += 1;
             let d = strength(upper) - strength(upper - 1);
-            Ok(steps::StepResult {
-                higher: chain[upper].elo,
-                lower: chain[upper - 1].elo,
-                games: 200,
-                score: 100.0 / (1.0 + 10f64.powf(-d / 400.0)),
-                error95: 5.0,
-            })
+            Ok(step_at(chain, upper, d))
         }
     }
 
