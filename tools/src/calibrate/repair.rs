@@ -439,6 +439,13 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
             return Err(format!("{}: no point {elo}", args.ladder.display()));
         }
     }
+    if !args.model_offsets.is_empty() && ladder.human_model != Some(sparring::human::maia3::VERSION) {
+        return Err(format!(
+            "--model-offsets: {} is not a v7 ladder (human_model = {}); only Maia-3 points have a model rating input",
+            args.ladder.display(),
+            sparring::human::maia3::VERSION
+        ));
+    }
     let games = crate::common::games::read_games(args.pgn)?;
     let all = crate::common::scored::load_oracle(args.oracle)?;
     let eligible = crate::common::bands::eligible(&all, None);
@@ -457,13 +464,6 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
         None
     });
     let at = |c: &Option<std::collections::BTreeMap<i32, f64>>, elo: i32| c.as_ref().and_then(|m| m.get(&elo).copied());
-    if !args.model_offsets.is_empty() && ladder.human_model != Some(sparring::human::maia3::VERSION) {
-        return Err(format!(
-            "--model-offsets: {} is not a v7 ladder (human_model = {}); only Maia-3 points have a model rating input",
-            args.ladder.display(),
-            sparring::human::maia3::VERSION
-        ));
-    }
     let mut fits = Vec::new();
     let mut offsets = Vec::new();
     let mut chain = Vec::new();

@@ -342,7 +342,7 @@ fn sample_oracle_measure_end_to_end() {
 }
 
 /// `model repair` refuses a chain it cannot repair before reading any games: a point the ladder
-/// does not have, a chain of one point, an unreadable ladder.
+/// does not have, a chain of one point, an unreadable ladder, model offsets without Maia-3.
 #[test]
 fn model_repair_refuses_a_bad_chain_with_a_reason() {
     let dir = tmp("repair");
@@ -365,6 +365,13 @@ fn model_repair_refuses_a_bad_chain_with_a_reason() {
     for m in ["--margin=-1", "--margin=25", "--margin=x"] {
         let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, m]);
         assert!(e.contains("--margin"), "{m}: {e}");
+    }
+    // A model rating input moves only on a Maia-3 (v7) ladder; the built-in one is v6.
+    let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, "--model-offsets=-113,113"]);
+    assert!(e.contains("--model-offsets") && e.contains("not a v7 ladder"), "{e}");
+    for m in ["--model-offsets=5000", "--model-offsets=x"] {
+        let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, m]);
+        assert!(e.contains("--model-offsets"), "{m}: {e}");
     }
 }
 
