@@ -425,6 +425,82 @@ fn show(s: &Setting3) -> String {
     format!("lambda {:.2} beta {:.2} slip {:.3}{model}", s.lambda, s.beta, s.slip_p)
 }
 
+/// Each point of the chain's per-move decisions on its band (by both oracles where a second is
+/// given, at each model offset allowed), the model offsets each may take, and the chain as the
+/// ladder has it.
+type ChainFit = (Vec<PointFit>, Vec<Vec<f64>>, Vec<Link>);
+
+fn fit_chain(args: &RepairArgs, ladder: &Ladder, pairs: &[(u32, i32)]) -> Result<ChainFit, String> {
+    let games = crate::common::games::read_games(args.pgn)?;
+    let all = crate::common::scored::load_oracle(args.oracle)?;
+    let eligible = crate::common::bands::eligible(&all, None);
+    let all2 = args.second.map(crate::common::scored::load_oracle).transpose()?.unwrap_or_default();
+    let eligible2 = crate::common::bands::eligible(&all2, None);
+    let elos: Vec<i32> = pairs.iter().map(|&(_, e)| e).collect();
+    let fit_curve = curve_targets(args.mean_target, &eligible, &games, Part::Fit, &elos)?;
+    let fit_curve2 = if args.second.is_some() {
+        curve_targets(args.mean_target, &eligible2, &games, Part::Fit, &elos)?
+    } else {
+        None
+    };
+    let test_curve = curve_targets(args.mean_target, &eligible, &games, Part::Test, &elos).unwrap_or_else(|e| {
+        eprintln!("model repair: no test-part curve ({e}); the held-out rows compare with the band's people");
+        None
+    });
+    let at = |c: &Option<std::collections::BTreeMap<i32, f64>>, elo: i32| c.as_ref().and_then(|m| m.get(&elo).copied());
+    let mut fits = Vec::new();
+    let mut offsets = Vec::new();
+    let mut chain = Vec::new();
+    for &(band, elo) in pairs {
+        let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
+        let second: Vec<OraclePosition> = eligible2.iter().filter(|p| p.pos.band == band).cloned().collect();
+        let point_offsets: Vec<f64> = if !args.model_offsets.is_empty() {
+            let mut o: Vec<f64> = std::iter::once(0.0).chain(args.model_offsets.iter().copied()).collect();
+            o.sort_by(f64::total_cmp);
+            o.dedup();
+            o
+        } else {
+            Vec::new()
+        };
+        let f = fit_point(
+            ladder,
+            (band, elo),
+            (&positions, args.second.map(|_| &second[..])),
+            &games,
+            PointGrid {
+                max_slip: 1.0,
+                deep_ps: &[],
+                model_offsets: &point_offsets,
+                targets: Targets {
+                    fit: [at(&fit_curve, elo), at(&fit_curve2, elo)],
+                    test: [at(&test_curve, elo), None],
+                },
+            },
+            args.jobs,
+        )?;
+        offsets.push(point_offsets);
+        // The first row is the point as the ladder has it.
+        chain.push(Link { elo, setting: f.rows[0].2 });
+        fits.push(f);
+    }
+    Ok((fits, offsets, chain))
+}
+
+fn log_trial(t: &Trial) {
+    let steps: Vec<String> = t.steps.iter().map(|(h, l, s)| format!("{h}/{l} {s:.1} %")).collect();
+    let second = t.second.map_or(String::new(), |(e, ks)| format!("; second oracle {:+.1} %, KS {ks:.3}", 100.0 * e));
+    eprintln!(
+        "model repair: {} {} -> {} (fit part error {:+.1} %, KS {:.3}{second}): {} -> {}",
+        t.elo,
+        show(&t.from),
+        show(&t.to),
+        100.0 * t.error,
+        t.ks,
+        steps.join(", "),
+        if t.kept { "kept" } else { "undone" }
+    );
+}
+
 /// The command: the chain's per-move decisions, the search, the repaired ladder and its steps.
 pub fn run(args: &RepairArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(args.ladder).map_err(|e| format!("{}: {e}", args.ladder.display()))?;
@@ -446,59 +522,8 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
             sparring::human::maia3::VERSION
         ));
     }
-    let games = crate::common::games::read_games(args.pgn)?;
-    let all = crate::common::scored::load_oracle(args.oracle)?;
-    let eligible = crate::common::bands::eligible(&all, None);
-    let all2 = args.second.map(crate::common::scored::load_oracle).transpose()?.unwrap_or_default();
-    let eligible2 = crate::common::bands::eligible(&all2, None);
     std::fs::create_dir_all(args.work).map_err(|e| format!("{}: {e}", args.work.display()))?;
-    let elos: Vec<i32> = pairs.iter().map(|&(_, e)| e).collect();
-    let fit_curve = curve_targets(args.mean_target, &eligible, &games, Part::Fit, &elos)?;
-    let fit_curve2 = if args.second.is_some() {
-        curve_targets(args.mean_target, &eligible2, &games, Part::Fit, &elos)?
-    } else {
-        None
-    };
-    let test_curve = curve_targets(args.mean_target, &eligible, &games, Part::Test, &elos).unwrap_or_else(|e| {
-        eprintln!("model repair: no test-part curve ({e}); the held-out rows compare with the band's people");
-        None
-    });
-    let at = |c: &Option<std::collections::BTreeMap<i32, f64>>, elo: i32| c.as_ref().and_then(|m| m.get(&elo).copied());
-    let mut fits = Vec::new();
-    let mut offsets = Vec::new();
-    let mut chain = Vec::new();
-    for &(band, elo) in &pairs {
-        let positions: Vec<OraclePosition> = eligible.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let second: Vec<OraclePosition> = eligible2.iter().filter(|p| p.pos.band == band).cloned().collect();
-        let point_offsets: Vec<f64> = if !args.model_offsets.is_empty() {
-            let mut o: Vec<f64> = std::iter::once(0.0).chain(args.model_offsets.iter().copied()).collect();
-            o.sort_by(f64::total_cmp);
-            o.dedup();
-            o
-        } else {
-            Vec::new()
-        };
-        let f = fit_point(
-            &ladder,
-            (band, elo),
-            (&positions, args.second.map(|_| &second[..])),
-            &games,
-            PointGrid {
-                max_slip: 1.0,
-                deep_ps: &[],
-                model_offsets: &point_offsets,
-                targets: Targets {
-                    fit: [at(&fit_curve, elo), at(&fit_curve2, elo)],
-                    test: [at(&test_curve, elo), None],
-                },
-            },
-            args.jobs,
-        )?;
-        offsets.push(point_offsets);
-        // The first row is the point as the ladder has it.
-        chain.push(Link { elo, setting: f.rows[0].2 });
-        fits.push(f);
-    }
+    let (fits, offsets, mut chain) = fit_chain(args, &ladder, &pairs)?;
     let (lowest, highest) = (pairs[0].1, pairs[pairs.len() - 1].1);
     let bounds = Bounds {
         most: ladder.points.iter().filter(|p| p.elo < lowest).map(|p| p.slip_p).next_back().unwrap_or(1.0),
@@ -522,21 +547,7 @@ pub fn run(args: &RepairArgs) -> Result<(), String> {
         judge.recorded.len(),
         args.work.display()
     );
-    let out = repair(&mut chain, bounds, &mut judge, args.max_trials, args.margin, |t| {
-        let steps: Vec<String> = t.steps.iter().map(|(h, l, s)| format!("{h}/{l} {s:.1} %")).collect();
-        let second =
-            t.second.map_or(String::new(), |(e, ks)| format!("; second oracle {:+.1} %, KS {ks:.3}", 100.0 * e));
-        eprintln!(
-            "model repair: {} {} -> {} (fit part error {:+.1} %, KS {:.3}{second}): {} -> {}",
-            t.elo,
-            show(&t.from),
-            show(&t.to),
-            100.0 * t.error,
-            t.ks,
-            steps.join(", "),
-            if t.kept { "kept" } else { "undone" }
-        );
-    })?;
+    let out = repair(&mut chain, bounds, &mut judge, args.max_trials, args.margin, log_trial)?;
     let mut repaired = ladder_of(&ladder, &chain)?;
     if let Some(v) = args.version {
         repaired.version = v;
