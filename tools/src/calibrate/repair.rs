@@ -28,9 +28,8 @@
 //! chosen on one match seed and score less on another, so ending at the window's edge is not enough.
 //!
 //! Every step played is recorded in the work folder (`repair-N.toml`, `repair-N.result.json`, its
-//! games in `repair-N.pgn`); a
-//! run started again with the same folder takes the steps it finds there with the same points,
-//! match settings and search, so a stopped repair resumes where it was.
+//! games in `repair-N.pgn`); a run started again with the same folder takes the steps it finds
+//! there with the same points, match settings and search, so a stopped repair resumes where it was.
 
 use super::fit::{KS_TOLERANCE, MEAN_TOLERANCE};
 use super::model_fit::{
