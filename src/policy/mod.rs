@@ -39,6 +39,22 @@ pub struct ChoiceSettings {
     /// likely, however much the point's own search sees it losing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub boltzmann_max_cp: Option<i32>,
+    /// Slips lean on the position (0 = off, the rate is `slip_p` everywhere): the rate is
+    /// `slip_p · exp(−slip_tilt · e / 100)`, capped at 1, where `e` is the best root score clamped
+    /// to ±[`SLIP_TILT_CLAMP_CP`]. People err more when worse and less when ahead than their level's
+    /// average (FICS: `bench/humanlike/eval_pressure.py`); a fixed rate leaves a point too steady
+    /// when lost and too loose when winning.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub slip_tilt: f64,
+}
+
+/// The evaluation (cp, side to move) beyond which [`ChoiceSettings::slip_tilt`] leans no further.
+pub const SLIP_TILT_CLAMP_CP: i32 = 400;
+/// The largest slip tilt accepted (per pawn): at it the rate moves ×e^±8 across the clamp.
+pub const MAX_SLIP_TILT: f64 = 2.0;
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Default for ChoiceSettings {
@@ -57,10 +73,26 @@ impl ChoiceSettings {
             slip_min_cp: 0,
             slip_max_cp: 0,
             boltzmann_max_cp: None,
+            slip_tilt: 0.0,
         }
     }
 
-    /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max, cap ≥ 1.
+    /// What the slip rate is multiplied by when the best root score is `best` (exactly 1 when the
+    /// tilt is 0).
+    pub fn slip_scale(&self, best: i32) -> f64 {
+        if self.slip_tilt == 0.0 {
+            return 1.0;
+        }
+        let e = best.clamp(-SLIP_TILT_CLAMP_CP, SLIP_TILT_CLAMP_CP);
+        (-self.slip_tilt * f64::from(e) / 100.0).exp()
+    }
+
+    /// The slip rate when the best root score is `best`: `slip_p` leaned by the tilt, capped at 1.
+    pub fn slip_p_at(&self, best: i32) -> f64 {
+        (self.slip_p * self.slip_scale(best)).min(1.0)
+    }
+
+    /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max, cap ≥ 1, 0 ≤ slip_tilt ≤ [`MAX_SLIP_TILT`].
     pub fn validate(&self) -> Result<(), String> {
         if self.plateau_cp < 0 {
             return Err(format!("plateau_cp {} is negative", self.plateau_cp));
@@ -80,6 +112,9 @@ impl ChoiceSettings {
             && c < 1
         {
             return Err(format!("boltzmann_max_cp {c} must be at least 1"));
+        }
+        if !(self.slip_tilt.is_finite() && (0.0..=MAX_SLIP_TILT).contains(&self.slip_tilt)) {
+            return Err(format!("slip_tilt {} is outside [0, {MAX_SLIP_TILT}]", self.slip_tilt));
         }
         Ok(())
     }
@@ -139,7 +174,7 @@ fn regret(best: i32, score: i32) -> i32 {
 /// 2. one legal move → `Forced`;
 /// 3. best score is a found mate for us (> `MATE_BOUND`) → the fastest mate (uniform among equally
 ///    fast ones), never a slip;
-/// 4. `u < slip_p` and some move is worse than the best (regret ≥ 1), has regret in
+/// 4. `u < slip_p` (leaned by `slip_tilt` on the best score: [`ChoiceSettings::slip_p_at`]) and some move is worse than the best (regret ≥ 1), has regret in
 ///    `[slip_min_cp, slip_max_cp]`, costs at least as much expected score as `slip_min_cp` costs
 ///    from an equal position ([`expected_score`]) and is not itself mated (score ≥ −`MATE_BOUND`)
 ///    → uniform among those moves (`Slip`);
@@ -190,7 +225,7 @@ pub fn choose_biased(root: &[RootMove], s: &ChoiceSettings, bias: Option<&[f64]>
         return pick_from(fastest, rng, ChoiceKind::Plateau);
     }
 
-    if u < s.slip_p {
+    if u < s.slip_p_at(best) {
         // A slip must also cost winning chances: at least what `slip_min_cp` costs from an equal
         // position. So in a decided position (say +9 with the queen against a bare king) wandering
         // moves are not slips: people of every level make progress there, slowly, and still win.

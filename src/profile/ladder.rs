@@ -145,6 +145,10 @@ pub struct LadderPoint {
     pub slip_p: f64,
     pub slip_min_cp: i32,
     pub slip_max_cp: i32,
+    /// How the slip rate leans on the position ([`ChoiceSettings::slip_tilt`], per pawn of the best
+    /// score; absent = 0, the same rate everywhere). Interpolated linearly between points.
+    #[serde(default, skip_serializing_if = "is_zero_f64")]
+    pub slip_tilt: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lambda: Option<f64>,
     /// Cap on the regret (cp, by the point's own search) of a move its Boltzmann choice may draw
@@ -287,7 +291,11 @@ impl LevelSettings {
             self.choice.slip_min_cp,
             self.choice.slip_max_cp,
             if self.tablebases { "on" } else { "off" }
-        ) + &self.choice.boltzmann_max_cp.map(|c| format!(", choice capped at {c} cp")).unwrap_or_default()
+        ) + &if self.choice.slip_tilt > 0.0 {
+            format!(", slips tilted {:.2} a pawn", self.choice.slip_tilt)
+        } else {
+            String::new()
+        } + &self.choice.boltzmann_max_cp.map(|c| format!(", choice capped at {c} cp")).unwrap_or_default()
             + &if self.deep.p > 0.0 {
                 format!(", deeper ({} nodes) with p {:.3}", self.deep.nodes, self.deep.p)
             } else {
@@ -558,6 +566,7 @@ impl Ladder {
             slip_min_cp: p.slip_min_cp,
             slip_max_cp: p.slip_max_cp,
             boltzmann_max_cp: p.boltzmann_max_cp,
+            slip_tilt: p.slip_tilt,
         };
         c.validate().map_err(|e| format!("point {}: {e}", p.elo))?;
         if !(0.0..=1.0).contains(&p.deep_p) {
@@ -680,6 +689,7 @@ impl Ladder {
                     (x, y) => x.or(y),
                 },
             ),
+            slip_tilt: seg.blend(|p| p.slip_tilt, lerp),
         };
         let prior = seg
             .pair(|a| a.move_prior(), |a, b, t| MovePrior::lerp(a.move_prior().as_ref(), b.move_prior().as_ref(), t));

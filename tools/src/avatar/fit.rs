@@ -90,7 +90,8 @@ impl Point {
 
 /// The point's choice as the fit models it: with probability `1 − slip` the Boltzmann choice over
 /// the logits, with probability `slip` a slip (modelled as any legal move alike; the point's own
-/// slips draw among the moves inside its regret gate).
+/// slips draw among the moves inside its regret gate, at a rate its slip tilt may lean on the
+/// position: here the point's average rate stands for it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Model {
     pub lambda: f64,

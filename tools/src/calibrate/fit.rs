@@ -193,6 +193,7 @@ fn candidates(data: &BandData) -> Vec<Candidate> {
                         slip_min_cp: lo,
                         slip_max_cp: hi,
                         boltzmann_max_cp: None,
+                        slip_tilt: 0.0,
                     };
                     out.push(evaluate(data, budget, &choice));
                 }

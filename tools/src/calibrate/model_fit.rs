@@ -118,6 +118,9 @@ struct Branch {
     delta: Vec<Option<f64>>,
     gate: Vec<usize>,
     decided: Option<f64>,
+    /// What the point's slip rate is multiplied by here ([`policy::ChoiceSettings::slip_scale`]
+    /// at this search's best score; 1 without a slip tilt).
+    slip_scale: f64,
 }
 
 /// One decision of the point on one human position: its search at its own budget (`shallow`) and,
@@ -389,6 +392,7 @@ fn branch(
             .collect(),
         gate,
         decided: bare_king_lambda.or_else(|| sparring::human::v6::decided(best).then_some(decided_lambda)),
+        slip_scale: choice.slip_scale(best),
     })
 }
 
@@ -444,6 +448,7 @@ impl Branch {
             "delta": self.delta,
             "gate": self.gate,
             "decided": self.decided,
+            "slip_scale": self.slip_scale,
         })
     }
 }
@@ -486,9 +491,11 @@ fn branch_probabilities(b: &Branch, logp: &[f64], s: &Setting3) -> Vec<f64> {
     let w: Vec<f64> = logits.iter().map(|l| if l.is_finite() { (l - top).exp() } else { 0.0 }).collect();
     let total: f64 = w.iter().sum();
     let mut p: Vec<f64> = w.iter().map(|x| x / total).collect();
-    if !b.gate.is_empty() && s.slip_p > 0.0 {
+    // The setting's rate leaned as the player leans it (`ChoiceSettings::slip_p_at`).
+    let slip_p = (s.slip_p * b.slip_scale).min(1.0);
+    if !b.gate.is_empty() && slip_p > 0.0 {
         for x in &mut p {
-            *x *= 1.0 - s.slip_p;
+            *x *= 1.0 - slip_p;
         }
         // A slip draws among the gate's moves with weights exp(β·ln P_human), as the policy does
         // (uniformly when β is 0 or the model is left out).
@@ -496,7 +503,7 @@ fn branch_probabilities(b: &Branch, logp: &[f64], s: &Setting3) -> Vec<f64> {
         let w: Vec<f64> = b.gate.iter().map(|&i| (s.beta * logp[i] - top).exp()).collect();
         let total: f64 = w.iter().sum();
         for (&i, wi) in b.gate.iter().zip(&w) {
-            p[i] += s.slip_p * wi / total;
+            p[i] += slip_p * wi / total;
         }
     }
     p
@@ -1076,7 +1083,12 @@ mod tests {
                 };
                 let loss = vec![0, 60, 300];
                 Decision {
-                    shallow: Branch { delta: vec![Some(0.0), Some(-0.6), Some(-3.0)], gate: vec![1, 2], decided: None },
+                    shallow: Branch {
+                        delta: vec![Some(0.0), Some(-0.6), Some(-3.0)],
+                        gate: vec![1, 2],
+                        decided: None,
+                        slip_scale: 1.0,
+                    },
                     deep: None,
                     logp: vec![0.4f64.ln(), 0.5f64.ln(), 0.1f64.ln()],
                     shifted: vec![],
@@ -1090,6 +1102,32 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn a_branch_leans_the_slip_rate_as_the_player_does() {
+        // Branch scale 3 (a position where a tilted point is behind): slip rate 0.1 → 0.3; a scale
+        // that would pass 1 is capped there, leaving nothing to the Boltzmann choice.
+        let logp = [0.4f64.ln(), 0.5f64.ln(), 0.1f64.ln()];
+        let s = Setting3 { lambda: 1.0, beta: 0.0, slip_p: 0.1, deep_p: 0.0, model_offset: 0.0 };
+        let at = |scale: f64| {
+            let b = Branch {
+                delta: vec![Some(0.0), Some(-0.6), Some(-3.0)],
+                gate: vec![1, 2],
+                decided: None,
+                slip_scale: scale,
+            };
+            branch_probabilities(&b, &logp, &s)
+        };
+        let (flat, leaned, capped) = (at(1.0), at(3.0), at(20.0));
+        let w: Vec<f64> = [0.0f64, -0.6, -3.0].iter().map(|x| x.exp()).collect();
+        let total: f64 = w.iter().sum();
+        for (i, (&f, &l)) in flat.iter().zip(&leaned).enumerate() {
+            let slip = |rate: f64| if i == 0 { 0.0 } else { rate / 2.0 };
+            assert!((f - (0.9 * w[i] / total + slip(0.1))).abs() < 1e-12, "{i}: {f}");
+            assert!((l - (0.7 * w[i] / total + slip(0.3))).abs() < 1e-12, "{i}: {l}");
+        }
+        assert_eq!(capped, vec![0.0, 0.5, 0.5]);
     }
 
     fn every_setting(max_slip: f64) -> Vec<Setting3> {
@@ -1215,7 +1253,12 @@ mod tests {
         // deeper-look order.
         let mut ds = decisions();
         for d in &mut ds {
-            d.deep = Some(Branch { delta: vec![Some(-0.2), Some(0.0), Some(-3.0)], gate: vec![2], decided: None });
+            d.deep = Some(Branch {
+                delta: vec![Some(-0.2), Some(0.0), Some(-3.0)],
+                gate: vec![2],
+                decided: None,
+                slip_scale: 1.0,
+            });
         }
         let refs: Vec<&Decision> = ds.iter().collect();
         let at = |deep_p: f64| Setting3 { lambda: 4.0, beta: 1.0, slip_p: 0.05, deep_p, model_offset: 0.0 };

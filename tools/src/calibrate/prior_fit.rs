@@ -237,6 +237,9 @@ pub fn fit_point(
     let mut level = ladder.at(elo);
     let base_lambda = level.choice.lambda.ok_or_else(|| format!("point {elo} has no lambda: nothing to weight"))?;
     level.prior = None;
+    if level.choice.slip_tilt != 0.0 {
+        return Err(format!("point {elo} tilts its slips: the prior fit models one slip rate everywhere"));
+    }
     let slip_p = level.choice.slip_p;
     let t0 = std::time::Instant::now();
     let ds = collect(&level, positions, jobs);

@@ -98,3 +98,19 @@ fn deep_looks_use_their_budget_and_replay() {
     // About half of the seeds look deeper (binomial 24, p 0.5: 3..=21 holds with probability > 0.999).
     assert!((3..=21).contains(&deeper), "{deeper} of 24 looked deeper");
 }
+
+#[test]
+fn slip_tilts_are_validated_and_interpolated() {
+    let ok = format!("{HEAD}{}{}", point(1000, "slip_tilt = 0.4"), point(2000, ""));
+    let l = Ladder::parse(&ok).unwrap();
+    assert_eq!(l.at(1000).choice.slip_tilt, 0.4);
+    assert_eq!(l.at(2000).choice.slip_tilt, 0.0);
+    assert!((l.at(1500).choice.slip_tilt - 0.2).abs() < 1e-12);
+    assert!(l.at(1000).describe().contains("slips tilted 0.40 a pawn"));
+    assert!(!l.at(2000).describe().contains("tilted"));
+    for bad in ["slip_tilt = -0.2", "slip_tilt = 3.0", "slip_tilt = nan"] {
+        let text = format!("{HEAD}{}", point(1000, bad));
+        let e = Ladder::parse(&text).unwrap_err().to_string();
+        assert!(e.contains("slip_tilt"), "{bad}: {e}");
+    }
+}

@@ -34,6 +34,7 @@ fn slips(p: f64, min: i32, max: i32) -> ChoiceSettings {
         slip_min_cp: min,
         slip_max_cp: max,
         boltzmann_max_cp: None,
+        slip_tilt: 0.0,
     }
 }
 
@@ -229,6 +230,7 @@ fn same_seed_same_choice_and_different_seeds_differ() {
         slip_min_cp: 50,
         slip_max_cp: 250,
         boltzmann_max_cp: None,
+        slip_tilt: 0.0,
     };
     let b = ChoiceSettings { lambda: Some(1.0), ..s.clone() };
     for settings in [&s, &b] {
@@ -305,5 +307,47 @@ fn unscored_moves_from_an_aborted_search_are_not_chosen() {
             let i = index_of(&r, choose(&r, &settings, &mut rng(seed)).mv);
             assert!(i <= 1, "{settings:?} picked an unscored move");
         }
+    }
+}
+
+#[test]
+fn a_slip_tilt_leans_the_rate_on_the_best_score() {
+    let flat = slips(0.1, 50, 300);
+    let tilted = ChoiceSettings { slip_tilt: 0.5, ..flat.clone() };
+    for best in [-5000, -400, -37, 0, 250, 400, 9000] {
+        assert_eq!(flat.slip_p_at(best), 0.1, "no tilt: the same rate everywhere");
+    }
+    assert_eq!(tilted.slip_p_at(0), 0.1);
+    assert!((tilted.slip_p_at(-200) - 0.1 * 1f64.exp()).abs() < 1e-12);
+    assert!((tilted.slip_p_at(200) - 0.1 * (-1f64).exp()).abs() < 1e-12);
+    // Beyond ±400 cp it leans no further, and the rate never exceeds 1.
+    assert_eq!(tilted.slip_p_at(-400), tilted.slip_p_at(-3000));
+    assert_eq!(tilted.slip_p_at(400), tilted.slip_p_at(3000));
+    let steep = ChoiceSettings { slip_p: 0.5, slip_tilt: 2.0, ..flat.clone() };
+    assert_eq!(steep.slip_p_at(-400), 1.0);
+    for bad in [-0.1, 2.5, f64::NAN, f64::INFINITY] {
+        let e = ChoiceSettings { slip_tilt: bad, ..flat.clone() }.validate().unwrap_err();
+        assert!(e.contains("slip_tilt"), "{e}");
+    }
+    assert!(tilted.validate().is_ok());
+}
+
+#[test]
+fn a_tilted_point_slips_more_when_worse_and_less_when_ahead() {
+    // The same three moves (best, −250, −260) at +300 and at −300: both slips are inside the gate.
+    let tilted = ChoiceSettings { slip_tilt: 0.5, ..slips(0.1, 50, 300) };
+    let count = |best: i32, s: &ChoiceSettings| {
+        let r = root(&[best, best - 250, best - 260]);
+        (0..4000).filter(|&seed| choose(&r, s, &mut rng(seed)).kind == ChoiceKind::Slip).count()
+    };
+    // Expected rates 0.1·e^1.5 = 0.448 and 0.1·e^-1.5 = 0.022 (seeded: the counts are fixed).
+    let (worse, ahead) = (count(-300, &tilted), count(300, &tilted));
+    assert!((1650..=1950).contains(&worse), "{worse}");
+    assert!((50..=130).contains(&ahead), "{ahead}");
+    // Without the tilt both are 0.1.
+    let flat = slips(0.1, 50, 300);
+    for best in [-300, 300] {
+        let n = count(best, &flat);
+        assert!((330..=470).contains(&n), "{best}: {n}");
     }
 }
