@@ -92,7 +92,8 @@ impl ChoiceSettings {
         (self.slip_p * self.slip_scale(best)).min(1.0)
     }
 
-    /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max, cap ≥ 1, 0 ≤ slip_tilt ≤ [`MAX_SLIP_TILT`].
+    /// Checks the ranges: plateau ≥ 0, λ finite and > 0, 0 ≤ slip_p ≤ 1, 0 ≤ min ≤ max, cap ≥ 1,
+    /// 0 ≤ slip_tilt ≤ [`MAX_SLIP_TILT`].
     pub fn validate(&self) -> Result<(), String> {
         if self.plateau_cp < 0 {
             return Err(format!("plateau_cp {} is negative", self.plateau_cp));
@@ -174,7 +175,8 @@ fn regret(best: i32, score: i32) -> i32 {
 /// 2. one legal move → `Forced`;
 /// 3. best score is a found mate for us (> `MATE_BOUND`) → the fastest mate (uniform among equally
 ///    fast ones), never a slip;
-/// 4. `u < slip_p` (leaned by `slip_tilt` on the best score: [`ChoiceSettings::slip_p_at`]) and some move is worse than the best (regret ≥ 1), has regret in
+/// 4. `u < slip_p` (leaned by `slip_tilt` on the best score: [`ChoiceSettings::slip_p_at`]) and
+///    some move is worse than the best (regret ≥ 1), has regret in
 ///    `[slip_min_cp, slip_max_cp]`, costs at least as much expected score as `slip_min_cp` costs
 ///    from an equal position ([`expected_score`]) and is not itself mated (score ≥ −`MATE_BOUND`)
 ///    → uniform among those moves (`Slip`);
