@@ -132,7 +132,9 @@ impl Strength {
         let ladder = self.ladder();
         let with_model = |mut l: crate::profile::LevelSettings| {
             if let (Some(h), Some(m)) = (&mut l.human, &self.human_model) {
+                // The loaded file chooses, in place of the ladder's model (v7's Maia-3 included).
                 h.model = m.clone();
+                l.maia3 = None;
             }
             Setting::Level(l)
         };
@@ -414,7 +416,10 @@ impl Engine {
         }
         match crate::profile::human_model::load(std::path::Path::new(path)) {
             Ok(m) => {
-                self.out.info_string(&format!("Human Model File: loaded {path}: {}", m.describe()));
+                self.out.info_string(&format!(
+                    "Human Model File: loaded {path}: {}; it replaces the ladder's human move model",
+                    m.describe()
+                ));
                 self.strength.human_model = Some(m);
                 self.strength.changed = true;
             }

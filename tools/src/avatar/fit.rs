@@ -36,7 +36,9 @@ use shakmaty::{Chess, Color, Move, Position};
 use sparring::board::Game;
 use sparring::board::see::see_ge;
 use sparring::eval::{self, EvalConfig, MAX_PHASE, Term, Trace};
+use sparring::human::maia3::History;
 use sparring::human::v6::AVATAR_TILT_CAP_CP;
+use sparring::profile::maia3_choice::Maia3Choice;
 use sparring::profile::{Avatar, Ladder};
 use sparring::score::MATE;
 use sparring::search::Searcher;
@@ -59,14 +61,22 @@ pub struct Point {
     pub eval: EvalConfig,
     /// The choice: Boltzmann λ per pawn and the slip rate.
     pub model: Model,
-    /// β and the human move model with the rating it is asked about (None: no model term).
+    /// β and the human move model v6 with the rating it is asked about (None: no model term; with
+    /// `maia3` it is only the fallback).
     pub human: Option<(f64, Arc<sparring::human::v6::HumanModel>, f64)>,
+    /// The human move model v7 (Maia-3) at the point's model ratings, where the ladder names it:
+    /// its `ln P_human` replaces v6's, asked with the game's last positions as the engine asks.
+    pub maia3: Option<Maia3Choice>,
 }
 
 impl Point {
     /// The built-in ladder's point nearest `elo` (the lower one on a tie).
     pub fn nearest(elo: f64) -> Point {
-        let ladder = Ladder::builtin();
+        Point::nearest_in(&Ladder::builtin(), elo)
+    }
+
+    /// `ladder`'s point nearest `elo` (the lower one on a tie).
+    pub fn nearest_in(ladder: &Ladder, elo: f64) -> Point {
         let p = ladder
             .points
             .iter()
@@ -84,6 +94,7 @@ impl Point {
                 lean: level.human.as_ref().map_or(0.0, |h| h.beta),
             },
             human: level.human.as_ref().map(|h| (h.beta, h.model.clone(), h.rating)),
+            maia3: level.maia3.as_deref().cloned(),
         }
     }
 }
@@ -243,8 +254,9 @@ pub struct Choices {
 }
 
 /// The choices in `game`'s position, or `None` when the position is not modelled (one legal move,
-/// a decided position).
-pub fn choices(look: &mut Searcher, game: &Game, point: &Point) -> Option<Choices> {
+/// a decided position). `history` is the game's last positions up to this one (the human move
+/// model v7 sees them as the engine's does; None: the position alone).
+pub fn choices(look: &mut Searcher, game: &Game, point: &Point, history: Option<&History>) -> Option<Choices> {
     let pos = game.pos();
     let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
     if legal.len() < 2 {
@@ -257,24 +269,31 @@ pub fn choices(look: &mut Searcher, game: &Game, point: &Point) -> Option<Choice
     }
     let offset = match &point.human {
         Some((beta, model, rating)) => {
-            model.game_log_probs(look, game, &legal, *rating).iter().map(|l| beta * l).collect()
+            let v7 = point.maia3.as_ref().and_then(|m| {
+                let asked = Maia3Choice { history: history.map(|h| Arc::new(h.clone())), ..m.clone() };
+                asked.log_probs(game, &legal)
+            });
+            let logp = v7.unwrap_or_else(|| model.game_log_probs(look, game, &legal, *rating));
+            logp.iter().map(|l| beta * l).collect()
         }
         None => vec![0.0; legal.len()],
     };
     Some(Choices { legal, moves: scored.into_iter().map(|s| s.1).collect(), offset })
 }
 
-/// The decision in `game`'s position for `played` (after the move `prev`), or `None` when it is not
-/// fitted; the model's look runs on `look` ([`Searcher::for_look`]).
+/// The decision in `game`'s position for `played` (after the move `prev`, the game's last
+/// positions `history`), or `None` when it is not fitted; the model's look runs on `look`
+/// ([`Searcher::for_look`]).
 pub fn decision(
     look: &mut Searcher,
     game: &Game,
+    history: Option<&History>,
     prev: Option<Move>,
     played: Move,
     point: &Point,
     cluster: usize,
 ) -> Option<Decision> {
-    let c = choices(look, game, point)?;
+    let c = choices(look, game, point, history)?;
     let played = c.legal.iter().position(|&m| m == played)?;
     let facts = c.legal.iter().map(|&m| classify(game.pos(), prev, m)).collect();
     Some(Decision { cluster, played, moves: c.moves, offset: c.offset, facts })
@@ -288,14 +307,20 @@ pub fn decisions(games: &[(usize, &GameRecord)], name: &str, point: &Point, prog
     for &(gi, g) in games {
         let mut game = Game::new(g.root.clone());
         let mut prev = None;
+        let mut positions = vec![g.root.clone()];
         for &m in &g.moves {
             let mover = if game.pos().turn() == Color::White { &g.white } else { &g.black };
-            if mover == name
-                && let Some(d) = decision(&mut look, &game, prev, m, point, gi)
-            {
-                out.push(d);
+            if mover == name {
+                let history = point.maia3.as_ref().map(|_| History::from_positions(positions.clone()));
+                if let Some(d) = decision(&mut look, &game, history.as_ref(), prev, m, point, gi) {
+                    out.push(d);
+                }
             }
             game.make(m);
+            positions.push(game.pos().clone());
+            if positions.len() > sparring::human::maia3::encode::HISTORY {
+                positions.remove(0);
+            }
             game.reset_depth();
             prev = Some(m);
         }

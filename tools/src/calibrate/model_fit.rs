@@ -1356,8 +1356,10 @@ mod tests {
         assert!(both.best.1.match_rate > only_own.best.1.match_rate, "{:?} {:?}", both.best, only_own.best);
         assert_eq!(both.best.0.model_offset, -300.0);
         assert!(both.frontier.iter().any(|(s, _)| s.model_offset == -300.0), "{:?}", both.frontier);
-        // Written into a ladder: 1700 of the shipped ladder has no model_elo (its Elo is its input).
-        let ladder = Ladder::builtin();
+        // Written into a ladder whose 1700 has no model_elo (its Elo is its input).
+        let mut ladder = Ladder::builtin();
+        let own = ladder.points.iter_mut().find(|p| p.elo == 1700).unwrap();
+        (own.model_elo, own.model_oppo_elo) = (None, None);
         let moved = with_point(&ladder, 1700, &at(-300.0), true).unwrap();
         let p = moved.points.iter().find(|p| p.elo == 1700).unwrap();
         assert_eq!((p.model_elo, p.model_oppo_elo), (Some(1400.0), None));

@@ -196,9 +196,12 @@ fn the_shipped_models_load_and_a_changed_byte_is_caught() {
     }
     let e = builtin(99).unwrap_err();
     assert!(e.contains("not shipped") && e.contains(&LATEST.to_string()), "{e}");
-    // The built-in ladder names a shipped model.
+    // The built-in ladder names a shipped model (v7 is Maia-3's weights, v4-v6 these files).
     let ladder = sparring::profile::Ladder::builtin();
-    assert!(builtin(ladder.human_model.expect("the ladder chooses with a model")).is_ok());
+    match ladder.human_model.expect("the ladder chooses with a model") {
+        sparring::human::maia3::VERSION => assert!(sparring::human::maia3::builtin().is_ok()),
+        v => assert!(builtin(v).is_ok()),
+    }
 }
 
 fn play(uci: &mut Uci, position: &str) -> String {
@@ -214,8 +217,8 @@ fn bad_model_files_are_refused_and_the_built_in_model_stays() {
     let corrupt = dir.join("corrupt.bin");
     std::fs::write(&corrupt, b"not a model at all").unwrap();
     let truncated = dir.join("truncated.bin");
-    // The ladder's model version, which is what `UCI_Elo` plays with when no file is set.
-    let version = sparring::profile::ladder::Ladder::builtin().human_model.expect("the ladder names its model");
+    // A model file of the newest file format (a ladder on Maia-3 keeps it as the fallback).
+    let version = sparring::profile::human_model::LATEST;
     let (_, bytes) = sparring::profile::human_model::builtin_file(version).unwrap();
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
 
@@ -255,7 +258,8 @@ fn bad_model_files_are_refused_and_the_built_in_model_stays() {
     }
     uci.isready();
     assert_eq!(play(&mut uci, position), expected, "after refused files the built-in model plays, as before");
-    // A valid file loads (the built-in one, copied) and plays the same moves.
+    // A valid file loads (the shipped v6, copied) and chooses in place of the ladder's model: the
+    // same moves as the built-in ladder naming that model itself (`Ladder File`).
     let copy = dir.join("copy.bin");
     std::fs::write(&copy, bytes).unwrap();
     uci.send(&format!("setoption name Human Model File value {}", copy.display()));
@@ -264,7 +268,26 @@ fn bad_model_files_are_refused_and_the_built_in_model_stays() {
     });
     assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
     uci.isready();
-    assert_eq!(play(&mut uci, position), expected);
+    let with_file = play(&mut uci, position);
+    let text =
+        std::fs::read_to_string(std::path::Path::new(env!("SPARRING_REPO")).join("profiles/ladder.toml")).unwrap();
+    let named = dir.join("ladder-naming-the-file.toml");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = lines.iter().position(|l| l.starts_with("human_model")).expect("the ladder names its model");
+    lines[at] = format!("human_model = {version}");
+    std::fs::write(&named, lines.join("\n")).unwrap();
+    let mut other = Uci::start();
+    for cmd in [
+        "uci".to_string(),
+        format!("setoption name Ladder File value {}", named.display()),
+        "setoption name UCI_LimitStrength value true".to_string(),
+        "setoption name UCI_Elo value 1500".to_string(),
+        "setoption name Seed value 4242".to_string(),
+    ] {
+        other.send(&cmd);
+    }
+    other.isready();
+    assert_eq!(with_file, play(&mut other, position), "the file's model chooses, as a ladder naming it would");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -366,8 +366,14 @@ fn model_repair_refuses_a_bad_chain_with_a_reason() {
         let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, m]);
         assert!(e.contains("--margin"), "{m}: {e}");
     }
-    // A model rating input moves only on a Maia-3 (v7) ladder; the built-in one is v6.
-    let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, "--model-offsets=-113,113"]);
+    // A model rating input moves only on a Maia-3 (v7) ladder: the built-in one made to name v6.
+    let v6 = dir.join("ladder-v6.toml");
+    let text = sparring::profile::Ladder::builtin_text();
+    assert!(text.contains("human_model = 7"));
+    std::fs::write(&v6, text.replace("human_model = 7", "human_model = 6")).unwrap();
+    let v6 = v6.to_str().unwrap();
+    let e =
+        fail(&["--ladder", v6, "--points", "1000:1100", "1200:1300", "--ladder-out", o, "--model-offsets=-113,113"]);
     assert!(e.contains("--model-offsets") && e.contains("not a v7 ladder"), "{e}");
     for m in ["--model-offsets=5000", "--model-offsets=x"] {
         let e = fail(&["--points", "1000:1100", "1200:1300", "--ladder-out", o, m]);

@@ -6,6 +6,7 @@ use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position, Square};
 use sparring::board::{Game, parse_fen};
 use sparring::eval::Term;
+use sparring::human::maia3::History;
 use sparring_tools::avatar::fit::{self, Point};
 use sparring_tools::common::fingerprint::stats;
 use sparring_tools::style::classify::{Facts, Rate, classify};
@@ -206,8 +207,11 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
         let mut game = Game::new(Chess::default());
         let mut look = sparring::search::Searcher::for_look();
         let mut sans = Vec::new();
+        // The game's positions as the fitter hands them to the human move model v7.
+        let mut positions = vec![game.pos().clone()];
         for ply in 0..plies {
             let pos = game.pos().clone();
+            let history = point.maia3.as_ref().map(|_| History::from_positions(positions.clone()));
             let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
             if legal.is_empty() {
                 break;
@@ -215,7 +219,7 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
             let planted_moves = (ply % 2 == 0) == (g % 2 == 0);
             let m = if ply < 2 {
                 legal[(g * 7 + ply * 3) % legal.len()]
-            } else if let Some(c) = fit::choices(&mut look, &game, point) {
+            } else if let Some(c) = fit::choices(&mut look, &game, point, history.as_ref()) {
                 let w = fit::shared(if planted_moves { &planted } else { &[100.0; fit::K] });
                 let p = fit::softmax(&fit::logits(&c.moves, &c.offset, &w, point.model));
                 // A slip: any legal move alike, as the fitter models it.
@@ -224,6 +228,7 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
                     sans.push(San::from_move(&pos, c.legal[i]).to_string());
                     game.make(c.legal[i]);
                     game.reset_depth();
+                    positions.push(game.pos().clone());
                     continue;
                 }
                 let mut u = rng.unit();
@@ -242,6 +247,7 @@ fn synthetic_pgn(point: &Point, games: usize, plies: usize) -> String {
             sans.push(San::from_move(&pos, m).to_string());
             game.make(m);
             game.reset_depth();
+            positions.push(game.pos().clone());
         }
         let (white, black) = if g % 2 == 0 { ("Planted", "Plain") } else { ("Plain", "Planted") };
         out.push_str(&format!(
@@ -802,4 +808,39 @@ fn the_lean_fit_recovers_planted_leans() {
     assert_eq!(b, fit::fit_leans(&ds, &w, point.model, fit::Settings::likelihood(0.0)));
     let blind = fit::Model { lean: 0.0, ..point.model };
     assert_eq!(fit::fit_leans(&ds, &w, blind, fit::Settings::likelihood(0.0)), [0.0; Rate::COUNT]);
+}
+
+/// At a ladder point that chooses with the human move model v7, the fitter's model term is β ·
+/// Maia-3's log-probability of each legal move at the point's model ratings, asked with the game's
+/// last positions as the engine asks (not the position alone).
+#[test]
+fn a_maia3_point_fits_with_the_games_history() {
+    let point = Point::nearest(1500.0);
+    let Some(m3) = point.maia3.clone() else { panic!("the built-in ladder's 1500 chooses with Maia-3") };
+    let beta = point.human.as_ref().expect("1500 chooses with a model").0;
+    let root = Chess::default();
+    let mut pos = root.clone();
+    let mut moves = Vec::new();
+    for t in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"] {
+        let m = sparring::board::notation::parse_uci(&pos, t).expect("legal");
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    let mut game = Game::new(root.clone());
+    for &m in &moves {
+        game.make(m);
+        game.reset_depth();
+    }
+    let history = History::game(&root, &moves).expect("a legal game");
+    let mut look = sparring::search::Searcher::for_look();
+    let with = fit::choices(&mut look, &game, &point, Some(&history)).expect("a modelled position");
+    let alone = fit::choices(&mut look, &game, &point, None).expect("a modelled position");
+    let model = sparring::human::maia3::builtin().expect("the built-in weights");
+    let dist = model.distribution(&history, m3.self_elo.round() as i64, m3.oppo_elo.round() as i64);
+    for (m, o) in with.legal.iter().zip(&with.offset) {
+        let lp = dist.iter().find(|d| d.mv == *m).expect("every legal move has a probability").log_prob;
+        assert!((o - beta * lp).abs() < 1e-3 * beta, "{m}: offset {o}, β·ln P {}", beta * lp);
+    }
+    let moved = with.offset.iter().zip(&alone.offset).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    assert!(moved > 1e-3, "the game's history changed no move's model term");
 }

@@ -94,18 +94,23 @@ fn the_model_history_follows_the_position_command() {
     assert_eq!(e.model_history().positions().len(), 2);
 }
 
-/// A candidate ladder naming the human move model v7 (the shipped ladder keeps v6).
+/// The shipped ladder (which names the human move model v7) without its model ratings and rating
+/// map: every point asks the model at its own Elo.
 fn v7_ladder_text() -> String {
     let text = sparring::profile::Ladder::builtin_text();
-    assert!(text.contains("human_model = 6"));
-    text.replace("human_model = 6", "human_model = 7")
+    assert!(text.contains("human_model = 7"));
+    text.lines()
+        .filter(|l| !["model_elo", "model_oppo_elo", "model_map"].iter().any(|k| l.starts_with(k)))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 #[test]
-fn a_ladder_can_name_model_v7_and_the_shipped_one_keeps_v6() {
+fn a_ladder_names_model_v7_at_its_points_model_ratings() {
     use sparring::profile::Ladder;
-    assert_eq!(Ladder::builtin().human_model, Some(6));
-    assert!(Ladder::builtin().at(1500).maia3.is_none());
+    assert_eq!(Ladder::builtin().human_model, Some(7));
+    let shipped = Ladder::builtin().at(1500).maia3.clone().expect("the shipped 1500 asks Maia-3");
+    assert_eq!((shipped.self_elo, shipped.oppo_elo), (1915.0, 1915.0), "its fitted model rating");
     let l = Ladder::parse(&v7_ladder_text()).expect("a ladder may name v7");
     let at = l.at(1500);
     let m = at.maia3.clone().expect("v7 inputs at a level with beta");
