@@ -14,9 +14,22 @@ use crate::board::Game;
 use crate::human::maia3::{self, History, math};
 use shakmaty::Move;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The version number a ladder names for Maia-3.
 pub const VERSION: u32 = maia3::VERSION;
+
+/// A clock (time left plus 20 increments) below which a level asks v6 instead of Maia-3: one Maia-3
+/// answer takes 15-60 ms on a busy core, v6's about a millisecond, and a short clock must never wait for it.
+pub const SHORT_CLOCK: Duration = Duration::from_secs(2);
+/// A `movetime` below which a level asks v6 instead of Maia-3 (the same reason).
+pub const SHORT_MOVETIME: Duration = Duration::from_millis(200);
+
+/// Whether a `go` with time left `time`, increment `inc` and `movetime` leaves room for Maia-3
+/// (no clock at all does). The rule reads only the numbers `go` gives, so a seeded game replays.
+pub fn clock_allows(time: Option<Duration>, inc: Duration, movetime: Option<Duration>) -> bool {
+    time.is_none_or(|t| t + inc * 20 >= SHORT_CLOCK) && movetime.is_none_or(|m| m >= SHORT_MOVETIME)
+}
 
 #[derive(Clone, Debug)]
 pub struct Maia3Choice {
@@ -92,5 +105,24 @@ impl Maia3Choice {
         let sum: f64 = lp.iter().map(|x| math::exp64(x - max)).sum();
         let z = max + math::ln64(sum);
         Some(lp.iter().map(|x| maia3::on_grid(x - z)).collect())
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn a_short_clock_or_movetime_leaves_maia3_out() {
+        let ms = Duration::from_millis;
+        assert!(clock_allows(None, Duration::ZERO, None), "no clock: Maia-3");
+        assert!(clock_allows(Some(ms(2000)), Duration::ZERO, None));
+        assert!(!clock_allows(Some(ms(1999)), Duration::ZERO, None));
+        // An increment counts twenty times: 1 s + 50 ms a move is room enough.
+        assert!(clock_allows(Some(ms(1000)), ms(50), None));
+        assert!(!clock_allows(Some(ms(1000)), ms(49), None));
+        assert!(clock_allows(None, Duration::ZERO, Some(ms(200))));
+        assert!(!clock_allows(None, Duration::ZERO, Some(ms(199))));
+        assert!(!clock_allows(Some(ms(60_000)), Duration::ZERO, Some(ms(100))), "either limit");
     }
 }

@@ -578,6 +578,12 @@ impl Engine {
         // The human move model v7 sees the game's history and a known opponent rating (on the
         // model's scale through the ladder's map).
         if let Setting::Level(l) = &mut player.setting
+            && !crate::profile::maia3_choice::clock_allows(limits.time, limits.inc, limits.movetime)
+        {
+            // Time trouble: the fast model v6 chooses ([`crate::profile::maia3_choice::SHORT_CLOCK`]).
+            l.maia3 = None;
+        }
+        if let Setting::Level(l) = &mut player.setting
             && let Some(m) = &mut l.maia3
         {
             m.history = Some(Arc::new(self.model_history()));
