@@ -10,6 +10,9 @@
 # OUT_DIR/ladder-selfplay.{txt,csv}: one row per point, its IPR with a 95 % game-bootstrap interval
 # (BOOTSTRAP resamples, default 200; JOBS oracle jobs, default 1).
 # About 20 minutes of one core for the eight 200-point steps of a 200-game run.
+# POINTS="900 1100 ...": rate only these points, each from every step file it plays in (so the
+# 100-point steps between interpolated points can serve: a point's games against both neighbours);
+# a file is skipped when none of its two points is listed, or when both are and share a band.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 steps=${1:?usage: bench/ipr/rate-steps.sh STEPS_DIR OUT_DIR [BIN]}
@@ -22,9 +25,14 @@ for f in "$steps"/step-*-vs-*.pgn; do
     n=$(basename "$f" .pgn)
     hi=$(echo "$n" | sed -E 's/step-([0-9]+)-vs-([0-9]+)/\1/')
     lo=$(echo "$n" | sed -E 's/step-([0-9]+)-vs-([0-9]+)/\2/')
-    [ $((hi - lo)) -ge 200 ] || { echo "skipped: $n (points less than 200 apart share a band)"; continue; }
+    players=()
+    for p in $hi $lo; do
+        if [ -z "${POINTS:-}" ] || [[ " $POINTS " == *" $p "* ]]; then players+=(--player "elo$p=$p"); fi
+    done
+    [ ${#players[@]} -gt 0 ] || { echo "skipped: $n (neither point listed in POINTS)"; continue; }
+    [ ${#players[@]} -eq 4 ] && [ $((hi - lo)) -lt 200 ] && { echo "skipped: $n (points less than 200 apart share a band)"; continue; }
     [ -s "$out/$n.positions.jsonl" ] || $BIN humanlike sample --pgn "$f" --out "$out/$n.positions.jsonl" \
-        --per-band "$PER_POINT" --bands 800-2600 --player "elo$hi=$hi" --player "elo$lo=$lo" --seed 1
+        --per-band "$PER_POINT" --bands 800-2600 "${players[@]}" --seed 1
     $BIN humanlike oracle --positions "$out/$n.positions.jsonl" --out "$out/$n.oracle.jsonl" --depth 8 --jobs "$JOBS"
 done
 $BIN strength ipr rate "$out"/step-*.oracle.jsonl --group rating --bootstrap "${BOOTSTRAP:-200}" --csv "$out/ladder-selfplay.csv" | tee "$out/ladder-selfplay.txt"
