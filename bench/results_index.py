@@ -20,10 +20,10 @@ RESULTS = ROOT / "bench" / "results"
 # matched to scripts by name.
 OVERRIDES = {
     "ladder-v20": ("bench/recalibrate.sh bench/results/ladder-v19/ladder-v19.toml 20 (stages fit .. table; page by bench/humanlike/ladder_report.py)", "ladder v20, human model v6, search signature 1621899"),
-    "ladder-steps.csv": ("bench/recalibrate.sh ... steps (copies ladder-v20/steps.csv)", "ladder v20"),
-    "humanlike-ladder.md": ("bench/humanlike/ladder_report.py (the published ladder page)", "ladder v20"),
+    "ladder-steps.csv": ("bench/recalibrate.sh ... steps (copies ladder-v21/steps.csv: the nine points' steps and the fourteen 100-point steps between interpolated points, 400 held-out games each)", "ladder v21"),
+    "humanlike-ladder.md": ("the published ladder page: v21 on top (by hand from ladder-v21/), v20's page below it (bench/humanlike/ladder_report.py)", "ladder v21, v20 beside it"),
     "human-model": ("bench/human-model-ceiling.sh, bench/human-model-curve.sh; `sparring model eval`; maia3/ and v20-with-v7/: bench/human-model/maia3-grid.sh, `calibrate model-check`", "human models v6 and v7 (Maia-3)"),
-    "ladder-v21": ("bench/recalibrate.sh bench/results/ladder-v21/ladder-v21-base.toml 21 (stages fit, check, steps; candidates by `calibrate model-check --part fit`)", "ladder v21 (in progress, not shipped), human model v7"),
+    "ladder-v21": ("bench/recalibrate.sh bench/results/ladder-v21/ladder-v21-base.toml 21 (stages fit, check, steps; candidates by `calibrate model-check --part fit`)", "ladder v21 (built in), human model v7"),
     "issue-59": ("bench/results/issue-59/runall.sh, runall2.sh (`sparring match` at 10+0.1 and 60+0 vs Stockfish 15.1, Ethereal 12, Toga II), `sparring clock curves`", "search generation 6, time manager with the 40-move sudden-death share"),
     "estimate-v3": ("bench/estimate/v3.sh (caches), v3-fit.sh (fits, comparisons, floor, throughput, pack)", "estimator v3, models `v3` and `v3-fide` (default `v3`)"),
     "human-time": ("bench/human-time.sh (extract, fit, check); games: bench/human-time-games.sh", "time model v3"),
