@@ -222,10 +222,8 @@ impl UciOracle {
             f => format!("UCI engine '{command}': {f}"),
         })?;
         let mut o = UciOracle { engine, command: command.to_string(), timeout };
-        for (k, v) in options {
-            o.engine.set_option(k, v).map_err(|f| o.error(f))?;
-        }
-        o.sync()?;
+        let timeout = o.timeout;
+        o.engine.configure(options, timeout, None).map_err(|f| o.error(f))?;
         Ok(o)
     }
 

@@ -2,7 +2,8 @@
 //! (`common::oracle`), the human-likeness bench and the integration tests.
 //!
 //! It spawns a program, runs the `uci` … `uciok` handshake (collecting `id name` and the declared
-//! options), sets options, synchronises with `isready` … `readyok`, sends lines and reads lines
+//! options), sets options and refuses to go on when the engine rejects one, synchronises with
+//! `isready` … `readyok`, sends lines and reads lines
 //! with deadlines, runs one search (`position` + `go` … `bestmove`, every `info` line parsed by
 //! [`super::info`]) and ends the process: `quit`, a grace period, then a kill (also on drop).
 //!
@@ -84,6 +85,17 @@ pub struct Bestmove {
     pub mv: String,
     /// From `go` sent to `bestmove` read.
     pub elapsed: Duration,
+}
+
+/// Whether a line an engine sent after `setoption` says it refused an option: sparring's
+/// `info string NAME rejected: …`, Stockfish's `No such option: NAME`, and the `info string
+/// ERROR …` / `Unknown option` forms other engines use.
+pub fn option_complaint(line: &str) -> bool {
+    let l = line.trim().to_ascii_lowercase();
+    let text = l.strip_prefix("info string ").unwrap_or(&l);
+    (l.starts_with("info string ") && (text.contains(" rejected") || text.starts_with("error")))
+        || text.starts_with("no such option")
+        || text.starts_with("unknown option")
 }
 
 /// A running UCI engine process.
@@ -222,11 +234,6 @@ impl EngineProcess {
         self.stdin = None;
     }
 
-    /// `setoption name NAME value VALUE`.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Fault> {
-        self.send(&format!("setoption name {name} value {value}"))
-    }
-
     /// The next line (line terminator removed), waiting until `deadline`: `Stalled` when none
     /// comes, `Crashed` when the engine closed its output, `Interrupted` when `halt` is set.
     pub fn recv_until(&mut self, deadline: Instant, halt: Option<&AtomicBool>) -> Result<String, Fault> {
@@ -262,23 +269,58 @@ impl EngineProcess {
     /// Reads lines until one (trimmed) equals `want`; `Stalled` (not killed) when it does not come
     /// by `deadline`.
     pub fn wait_line(&mut self, want: &str, deadline: Instant, halt: Option<&AtomicBool>) -> Result<(), Fault> {
+        self.lines_until(want, deadline, halt).map(|_| ())
+    }
+
+    /// Reads lines until one (trimmed) equals `want` and returns the lines before it.
+    fn lines_until(&mut self, want: &str, deadline: Instant, halt: Option<&AtomicBool>) -> Result<Vec<String>, Fault> {
+        let mut before = Vec::new();
         loop {
-            if self.recv_until(deadline, halt)?.trim() == want {
-                return Ok(());
+            let line = self.recv_until(deadline, halt)?;
+            if line.trim() == want {
+                return Ok(before);
             }
+            before.push(line);
         }
     }
 
     /// `isready` … `readyok` within `timeout`; an engine that does not answer is killed
     /// (`Stalled`).
     pub fn sync(&mut self, timeout: Duration, halt: Option<&AtomicBool>) -> Result<(), Fault> {
+        self.sync_lines(timeout, halt).map(|_| ())
+    }
+
+    /// [`Self::sync`], returning what the engine said before `readyok`.
+    fn sync_lines(&mut self, timeout: Duration, halt: Option<&AtomicBool>) -> Result<Vec<String>, Fault> {
         self.send("isready")?;
-        match self.wait_line("readyok", Instant::now() + timeout, halt) {
+        match self.lines_until("readyok", Instant::now() + timeout, halt) {
             Err(Fault::Stalled(_)) => {
                 self.kill();
                 Err(Fault::Stalled("no 'readyok' in time".into()))
             }
             r => r,
+        }
+    }
+
+    /// Sets every option (one write), then `isready` … `readyok`. An option the engine refused
+    /// (see [`option_complaint`]) is a `FailedStart` quoting the engine, so that a run never goes
+    /// on with settings other than the ones asked for (a mistyped `Avatar File` path would
+    /// otherwise measure the plain point).
+    pub fn configure(
+        &mut self,
+        options: &[(String, String)],
+        timeout: Duration,
+        halt: Option<&AtomicBool>,
+    ) -> Result<(), Fault> {
+        if !options.is_empty() {
+            let lines: Vec<String> =
+                options.iter().map(|(name, value)| format!("setoption name {name} value {value}")).collect();
+            self.send_lines(&lines.iter().map(String::as_str).collect::<Vec<_>>())?;
+        }
+        let said = self.sync_lines(timeout, halt)?;
+        match said.iter().find(|l| option_complaint(l)) {
+            Some(complaint) => Err(Fault::FailedStart(format!("option refused: {}", complaint.trim()))),
+            None => Ok(()),
         }
     }
 

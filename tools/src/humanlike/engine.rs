@@ -19,10 +19,7 @@ fn error(cmd: &str, f: Fault) -> String {
 pub fn start(cmd: &str, options: &[(String, String)]) -> Result<EngineProcess, String> {
     let mut e =
         EngineProcess::start(&Spawn::from_command_line(cmd)?, ENGINE_TIMEOUT, None).map_err(|f| error(cmd, f))?;
-    for (k, v) in options {
-        e.set_option(k, v).map_err(|f| error(cmd, f))?;
-    }
-    e.sync(ENGINE_TIMEOUT, None).map_err(|f| error(cmd, f))?;
+    e.configure(options, ENGINE_TIMEOUT, None).map_err(|f| error(cmd, f))?;
     Ok(e)
 }
 

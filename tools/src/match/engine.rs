@@ -184,12 +184,7 @@ impl MatchEngine {
     pub fn start(config: &EngineConfig, halt: &AtomicBool) -> Result<MatchEngine, Fault> {
         let spec = Spawn { program: config.cmd.clone(), args: config.args.clone(), dir: config.dir.clone() };
         let mut process = EngineProcess::start(&spec, config.start_timeout, Some(halt))?;
-        let opts: Vec<String> =
-            config.options.iter().map(|(name, value)| format!("setoption name {name} value {value}")).collect();
-        if !opts.is_empty() {
-            process.send_lines(&opts.iter().map(String::as_str).collect::<Vec<_>>()).map_err(Fault::at_start)?;
-        }
-        process.sync(config.start_timeout, Some(halt)).map_err(|f| {
+        process.configure(&config.options, config.start_timeout, Some(halt)).map_err(|f| {
             process.kill();
             f.at_start()
         })?;

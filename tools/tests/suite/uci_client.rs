@@ -18,8 +18,7 @@ fn handshake_options_and_a_search_with_the_real_engine() {
         EngineProcess::start(&spec(env!("CARGO_BIN_EXE_sparring")), Duration::from_secs(30), None).expect("starts");
     assert!(c.name().starts_with("sparring"), "{:?}", c.name());
     assert!(c.has_option("hash") && c.has_option("Seed"), "{:?}", c.declared_options);
-    c.set_option("Hash", "4").unwrap();
-    c.sync(Duration::from_secs(10), None).unwrap();
+    c.configure(&[("Hash".into(), "4".into())], Duration::from_secs(10), None).unwrap();
     let mut infos = Vec::new();
     let b = c
         .search("position startpos moves e2e4", "go depth 3", Duration::from_secs(30), None, |i| infos.push(i.clone()))
@@ -27,6 +26,44 @@ fn handshake_options_and_a_search_with_the_real_engine() {
     assert_eq!(b.mv.len(), 4, "{b:?}");
     assert!(infos.iter().any(|i| i.depth == Some(3) && i.score.is_some() && i.first_move().is_some()), "{infos:?}");
     c.quit();
+}
+
+#[test]
+fn an_option_the_engine_refuses_stops_the_start() {
+    // A mistyped avatar path: the engine keeps its previous weights and says so; the driver must
+    // not go on as if the avatar were loaded.
+    let mut c =
+        EngineProcess::start(&spec(env!("CARGO_BIN_EXE_sparring")), Duration::from_secs(30), None).expect("starts");
+    let opts = [("Hash".to_string(), "4".to_string()), ("Avatar File".to_string(), "/nonexistent/x.avt".to_string())];
+    let err = c.configure(&opts, Duration::from_secs(10), None).unwrap_err();
+    assert!(
+        matches!(err, Fault::FailedStart(ref m) if m.contains("option refused") && m.contains("/nonexistent/x.avt")),
+        "{err:?}"
+    );
+    // Accepted options pass, and the oracle start goes through the same check.
+    c.configure(&[("Avatar File".to_string(), String::new())], Duration::from_secs(10), None).unwrap();
+    c.quit();
+    let bad = [("Human Model File".to_string(), "/nonexistent/model.onnx".to_string())];
+    let err = UciOracle::start(env!("CARGO_BIN_EXE_sparring"), &bad, Duration::from_secs(30)).err().unwrap();
+    assert!(err.contains("option refused") && err.contains("Human Model File"), "{err}");
+}
+
+#[test]
+fn option_complaints_are_recognised_and_other_lines_are_not() {
+    use sparring_tools::common::process::option_complaint;
+    for l in [
+        "info string Avatar File rejected: x: cannot open",
+        "info string Ladder File rejected: y: bad; built-in stays in use",
+        "No such option: Foo",
+        "info string ERROR: unknown value",
+        "Unknown option Bar",
+    ] {
+        assert!(option_complaint(l), "{l}");
+    }
+    for l in ["info string Avatar File loaded: attacker", "info depth 3 score cp 20 pv e2e4", "id name rejected-engine"]
+    {
+        assert!(!option_complaint(l), "{l}");
+    }
 }
 
 #[test]

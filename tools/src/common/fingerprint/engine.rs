@@ -45,13 +45,10 @@ fn fault(cmd: &str, f: Fault) -> String {
 fn start(spec: &EngineSpec) -> Result<EngineProcess, String> {
     let mut e = EngineProcess::start(&Spawn::from_command_line(&spec.command)?, TIMEOUT, None)
         .map_err(|f| fault(&spec.command, f))?;
-    for (k, v) in &spec.options {
-        if !e.has_option(k) {
-            return Err(format!("engine '{}' has no option '{k}'", spec.command));
-        }
-        e.set_option(k, v).map_err(|f| fault(&spec.command, f))?;
+    if let Some((k, _)) = spec.options.iter().find(|(k, _)| !e.has_option(k)) {
+        return Err(format!("engine '{}' has no option '{k}'", spec.command));
     }
-    e.sync(TIMEOUT, None).map_err(|f| fault(&spec.command, f))?;
+    e.configure(&spec.options, TIMEOUT, None).map_err(|f| fault(&spec.command, f))?;
     Ok(e)
 }
 
