@@ -33,6 +33,8 @@ players=${STYLE_PLAYERS:-"codpiece mscp GriffySr"}
 if [ -n "${FIT_BIN:-}" ]; then bin=$FIT_BIN; else cargo build --release --quiet; bin=target/release/sparring; fi
 out=${FIT_OUT:-bench/results/style/fits}
 mkdir -p "$out"
+# The engine opens avatar files by this path (FIT_OUT may be relative or absolute).
+out_abs=$(cd "$out" && pwd)
 # Writes $2 from the command after it, atomically (a killed run leaves no half file).
 keep() { local f=$1; shift; [ -s "$f" ] && return 0; "$@" > "$f.part" && mv "$f.part" "$f"; }
 # A fingerprint run: `fingerprint OUT.json RECORD.tsv ARGS...` runs `sparring style ARGS... --record
@@ -97,15 +99,15 @@ for p in $players; do
   fingerprint "$out/$p-style-plain.json" "$out/$p-plain.tsv" "$pgn" "${pos[@]}" "${point[@]}" \
     --compare "$out/$p-humans.tsv"
   fingerprint "$out/$p-style-fitted.json" "$out/$p-fitted.tsv" "$pgn" "${pos[@]}" "${point[@]}" \
-    --option "Avatar File=$PWD/$out/$p.avt" --compare "$out/$p-humans.tsv"
+    --option "Avatar File=$out_abs/$p.avt" --compare "$out/$p-humans.tsv"
   fingerprint "$out/$p-style-match.json" "$out/$p-match.tsv" "$pgn" "${pos[@]}" "${point[@]}" \
-    --option "Avatar File=$PWD/$out/$p-match.avt" --compare "$out/$p-humans.tsv"
+    --option "Avatar File=$out_abs/$p-match.avt" --compare "$out/$p-humans.tsv"
   # More engine draws on the same positions (the engine's Seed; the fingerprint distance's own noise).
   for seed in ${FIT_SEEDS:-}; do
     for st in plain fitted match; do
       av=()
-      [ "$st" = fitted ] && av=(--option "Avatar File=$PWD/$out/$p.avt")
-      [ "$st" = match ] && av=(--option "Avatar File=$PWD/$out/$p-match.avt")
+      [ "$st" = fitted ] && av=(--option "Avatar File=$out_abs/$p.avt")
+      [ "$st" = match ] && av=(--option "Avatar File=$out_abs/$p-match.avt")
       fingerprint "$out/$p-style-$st-seed$seed.json" "$out/$p-$st-seed$seed.tsv" "$pgn" "${pos[@]}" "${point[@]}" "${av[@]}" \
         --option "Seed=$seed" --compare "$out/$p-humans.tsv"
     done
