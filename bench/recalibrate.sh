@@ -143,7 +143,7 @@ if run sfscale; then
     # Stockfish's levels are not one logistic scale for our points, so a lopsided pairing says
     # little (session 31: 2100 scored 10.5 % against 1900 but 44.5 % against 1700, 71.5 % against
     # 1500); the top points share the anchor 1700. Points outside 20-80 % need another pairing.
-    OUT="$R/sf-scale" BIN="$PWD/$BIN" LADDER="$L" bench/sf-scale.sh "${SF_GAMES:-100}" "${SF_TC:-5+0.05}" \
+    OUT="$R/sf-scale" BIN="$(realpath "$BIN")" LADDER="$L" bench/sf-scale.sh "${SF_GAMES:-100}" "${SF_TC:-5+0.05}" \
         1300:1350 1500:1350 1700:1500 1900:1700 2100:1700 2300:1700 2400:1700
 fi
 if run estimator; then

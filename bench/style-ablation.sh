@@ -26,7 +26,7 @@ for level in $levels; do
   fi
   [ -s "$out/$level.json" ] && continue
   echo "== $level without the pawn terms" >&2
-  "$bin" style "$pgn" "${common[@]}" "${opts[@]}" --option "Avatar File=$PWD/$out/no-pawn-terms.avt" \
+  "$bin" style "$pgn" "${common[@]}" "${opts[@]}" --option "Avatar File=$(realpath "$out/no-pawn-terms.avt")" \
     --record "$out/$level.tsv" --compare "$rec/$level-plain.tsv" --json > "$out/$level.json.part"
   mv "$out/$level.json.part" "$out/$level.json"
 done
