@@ -359,6 +359,21 @@ fn fault_no_uciok() {
 }
 
 #[test]
+fn an_option_the_engine_refuses_stops_the_match() {
+    // sparring with a missing avatar file: it keeps its previous weights and says so. Playing on
+    // would measure the plain point under the avatar's name, so the match must stop, quoting it.
+    let mut bad = fixture("Avatar", "");
+    bad.cmd = SPARRING.into();
+    bad.args = vec![];
+    bad.options = vec![("Avatar File".into(), "/nonexistent/attacker.avt".into())];
+    let s = run_match(config(bad, fixture("Good", ""), 2)).unwrap();
+    assert_eq!(s.games_played, 1, "{s:#?}");
+    assert_eq!(s.games[0].termination, "abandoned");
+    let why = s.stopped.as_deref().unwrap();
+    assert!(why.contains("option refused") && why.contains("/nonexistent/attacker.avt"), "{why}");
+}
+
+#[test]
 fn concurrency_and_sprt_stop() {
     // Each engine plays an illegal first move: the side to move loses every game, so the engines
     // are equal and the SPRT (elo1 = 200) accepts H0 before the 40 games. Issue 59: the games are
